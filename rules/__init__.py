@@ -1,0 +1,287 @@
+"""The rules core of sheet_app: the one public facade.
+
+Pure Python and pydantic, no Qt. The UI and the tests use only what this module exports::
+
+    sheet = rules.new_sheet("douaratil", name="Ulfred", base_maximum=14, current=14)
+    outcome = rules.apply(sheet, rules.Damage(amount="2d6+3"), rng=random.Random())
+    outcome.sheet, outcome.log          # a new sheet; French journal lines, dice shown
+    d = rules.derive(outcome.sheet)
+    d.maximum, d.explain("maximum")     # 8, "maximum 8 = 14 − 6 (épuisement niveau 6)"
+
+``apply`` never mutates its input: undo anywhere in the app is "put the previous sheet back".
+An action the rules forbid raises ``Refused`` with a French reason, and nothing changes.
+"""
+
+from __future__ import annotations
+
+import functools
+import operator
+import random
+from typing import Annotated, Any
+
+from pydantic import Field, TypeAdapter, ValidationError
+
+from rules.actions import (
+    Action,
+    AdvanceTime,
+    ClearConditions,
+    Damage,
+    Edit,
+    GainTemporary,
+    Heal,
+    LongRest,
+    LoseTemporary,
+    SetCondition,
+    ShortRest,
+    Stabilise,
+)
+from rules.dice import Roll, dice_range, roll_expression
+from rules.errors import (
+    FIELD_LABELS,
+    NeedsRoll,
+    Refused,
+    RulesetError,
+    describe_validation_error,
+)
+from rules.model import Context, Derived, Explained, Outcome, SheetBase, evolve, fmt_int, signed
+from rules.ruleset import load_ruleset
+from rules.systems import REGISTRY, System
+
+# --- Douaratil (seed 000) -------------------------------------------------------------------------
+from rules.systems.douaratil import (
+    AddExhaustion,
+    AddWound,
+    DeathSave,
+    DouaratilRules,
+    DouaratilSheet,
+    HealWound,
+    HeroicSurvival,
+    RemoveWound,
+    SetExhaustion,
+    SetWoundBleeding,
+    SpendActionDie,
+    WakeSave,
+    WoundRisk,
+)
+
+# The systems whose rules have landed, in the order the app offers them.
+SYSTEMS: tuple[str, ...] = tuple(s for s in ("douaratil", "d20", "segments", "severite") if s in REGISTRY)
+
+Sheet = Any  # one of the system sheet models; see ``sheet_types()``
+
+
+class SheetError(Refused):
+    """Sheet data that does not validate; ``lines`` holds one French line per problem."""
+
+    def __init__(self, reason: str, lines: list[str]) -> None:
+        super().__init__(reason)
+        self.lines = lines
+
+
+def system(system_id: str) -> System:
+    """The registered system ``system_id`` (label, rule table, actions); ``Refused`` if unknown."""
+    try:
+        return REGISTRY[system_id]
+    except KeyError:
+        known = ", ".join(SYSTEMS)
+        raise Refused(
+            f"Système inconnu ou pas encore disponible : « {system_id} » (systèmes disponibles : {known})."
+        ) from None
+
+
+def ruleset(system_id: str) -> Any:
+    """The shipped rule table of ``system_id`` (a validated pydantic model)."""
+    return system(system_id).ruleset()
+
+
+def new_sheet(system_id: str, **fields: Any) -> Sheet:
+    """A new sheet of ``system_id``; bad fields raise ``SheetError`` with French lines."""
+    sys_ = system(system_id)
+    try:
+        return sys_.sheet_type.model_validate({**fields, "system": system_id})
+    except ValidationError as exc:
+        lines = describe_validation_error(exc)
+        raise SheetError("Fiche invalide : " + " ; ".join(lines), lines) from None
+
+
+def demo_sheet(system_id: str) -> Sheet:
+    """A filled demo sheet of ``system_id`` (for the welcome screen and screenshots)."""
+    return new_sheet(system_id, **system(system_id).demo)
+
+
+@functools.cache
+def _sheet_adapter() -> TypeAdapter[Any]:
+    """Validates any registered system's sheet, chosen by its ``system`` field."""
+    types = [s.sheet_type for s in REGISTRY.values()]
+    if len(types) == 1:
+        return TypeAdapter(types[0])
+    union = functools.reduce(operator.or_, types)
+    target: Any = Annotated[union, Field(discriminator="system")]
+    return TypeAdapter(target)
+
+
+def sheet_from_data(data: Any) -> Sheet:
+    """Validate plain data (parsed JSON) as a sheet of whichever system it names."""
+    if isinstance(data, dict):
+        sys_id = data.get("system")
+        if isinstance(sys_id, str) and sys_id not in REGISTRY:
+            known = ", ".join(SYSTEMS)
+            raise SheetError(
+                f"Système inconnu : « {sys_id} » (systèmes disponibles : {known}).",
+                [f"« système » : inconnu « {sys_id} »"],
+            )
+    try:
+        return _sheet_adapter().validate_python(data)
+    except ValidationError as exc:
+        lines = describe_validation_error(exc)
+        raise SheetError("Fiche invalide : " + " ; ".join(lines), lines) from None
+
+
+def sheet_from_json(text: str | bytes) -> Sheet:
+    """Parse a sheet from JSON text (``SheetError`` with French lines on any problem)."""
+    try:
+        return _sheet_adapter().validate_json(text)
+    except ValidationError as exc:
+        lines = describe_validation_error(exc)
+        raise SheetError("Fiche invalide : " + " ; ".join(lines), lines) from None
+
+
+def sheet_to_json(sheet: Sheet, indent: int | None = 2) -> str:
+    """A sheet as JSON text (UTF-8, human readable); ``sheet_from_json`` gives it back equal."""
+    return str(sheet.model_dump_json(indent=indent))
+
+
+def sheet_to_data(sheet: Sheet) -> dict[str, Any]:
+    """A sheet as plain JSON-compatible data."""
+    data: dict[str, Any] = sheet.model_dump(mode="json")
+    return data
+
+
+def _edit(sheet: Sheet, action: Edit, ctx: Context, sys_: System) -> Sheet:
+    forbidden = {"system"} & set(action.changes)
+    if forbidden:
+        raise Refused("Le système d'une fiche ne se change pas.")
+    unknown = [k for k in action.changes if k not in sys_.sheet_type.model_fields]
+    if unknown:
+        raise Refused("Champ inconnu : " + ", ".join(f"« {k} »" for k in unknown) + ".")
+    data = sheet.model_dump()
+    data.update(action.changes)
+    try:
+        new = sys_.sheet_type.model_validate(data)
+    except ValidationError as exc:
+        lines = describe_validation_error(exc)
+        raise SheetError("Valeur refusée : " + " ; ".join(lines), lines) from None
+    for key in action.changes:
+        before, after = getattr(sheet, key), getattr(new, key)
+        if before != after:
+            label = FIELD_LABELS.get(key, key)
+            ctx.say(f"{label[:1].upper() + label[1:]} : {_show(before)} → {_show(after)}.")
+    if sys_.after_edit is not None:
+        new = sys_.after_edit(sheet, new, ctx.ruleset, ctx)
+    return new
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, bool):
+        return "oui" if value else "non"
+    if isinstance(value, int):
+        return fmt_int(value)
+    if isinstance(value, str):
+        return f"« {value} »" if value else "(vide)"
+    return str(value)
+
+
+def apply(sheet: Sheet, action: Action, rng: random.Random | None = None, rules_table: Any = None) -> Outcome:
+    """Apply ``action`` to ``sheet``: a new sheet and a French journal (the input is never changed).
+
+    ``rng`` rolls the dice the action does not give explicitly (``action.rolls``). ``rules_table``
+    replaces the shipped rule table (a GM's house rules, loaded with ``load_rules_table``).
+    Raises ``Refused`` (French reason) when the rules forbid the action; nothing changes then.
+    """
+    sys_ = system(sheet.system)
+    table = rules_table if rules_table is not None else sys_.ruleset()
+    ctx = Context(rng, table, action.rolls)
+    if isinstance(action, Edit):
+        new = _edit(sheet, action, ctx, sys_)
+    else:
+        handler = sys_.handlers.get(type(action))
+        if handler is None:
+            raise Refused(f"« {action.title()} » n'existe pas dans les règles {sys_.label}.")
+        new = handler(sheet, action, ctx)
+    if sys_.after_action is not None:
+        new = sys_.after_action(new, action)
+    return ctx.finish(new)
+
+
+def derive(sheet: Sheet, rules_table: Any = None) -> Derived:
+    """Derived values of ``sheet`` (effective maxima, penalties, state...), each explainable."""
+    sys_ = system(sheet.system)
+    return sys_.derive(sheet, rules_table if rules_table is not None else sys_.ruleset())
+
+
+def supports(system_id: str, action_type: type[Action]) -> bool:
+    """Whether ``system_id``'s rules know ``action_type`` (the UI shows only those controls)."""
+    return action_type is Edit or action_type in system(system_id).handlers
+
+
+def load_rules_table(system_id: str, path: Any) -> Any:
+    """A GM's own copy of a rule table, validated like the shipped one (``RulesetError`` if broken)."""
+    from pathlib import Path
+
+    return load_ruleset(system(system_id).ruleset_type, Path(path))
+
+
+__all__ = [
+    "SYSTEMS",
+    "Action",
+    "AddExhaustion",
+    "AddWound",
+    "AdvanceTime",
+    "ClearConditions",
+    "Damage",
+    "DeathSave",
+    "Derived",
+    "DouaratilRules",
+    "DouaratilSheet",
+    "Edit",
+    "Explained",
+    "GainTemporary",
+    "Heal",
+    "HealWound",
+    "HeroicSurvival",
+    "LongRest",
+    "LoseTemporary",
+    "NeedsRoll",
+    "Outcome",
+    "Refused",
+    "RemoveWound",
+    "Roll",
+    "RulesetError",
+    "SetCondition",
+    "SetExhaustion",
+    "SetWoundBleeding",
+    "SheetBase",
+    "SheetError",
+    "ShortRest",
+    "SpendActionDie",
+    "Stabilise",
+    "System",
+    "WakeSave",
+    "WoundRisk",
+    "apply",
+    "demo_sheet",
+    "derive",
+    "dice_range",
+    "evolve",
+    "load_rules_table",
+    "new_sheet",
+    "roll_expression",
+    "ruleset",
+    "sheet_from_data",
+    "sheet_from_json",
+    "sheet_to_data",
+    "sheet_to_json",
+    "signed",
+    "supports",
+    "system",
+]

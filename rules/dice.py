@@ -1,0 +1,119 @@
+"""Every die roll of the rules core.
+
+A roll comes from a ``random.Random`` the caller passes, or from an explicit value given in the action
+(``Action.rolls``): tests are deterministic and the app shows what was rolled. Dice expressions
+("2d6+3") are parsed and rolled by the ``d20`` library; we only route its randomness through the
+caller's generator.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import threading
+from dataclasses import dataclass
+
+import d20
+import d20.expression as _d20_expression
+
+from rules.errors import NeedsRoll, Refused
+
+# d20 draws from the module-level ``random`` of ``d20.expression``; we swap in the caller's generator
+# for the time of one roll. The lock keeps two threads from seeing each other's generator.
+_D20_LOCK = threading.Lock()
+_ROLLER = d20.Roller()
+_STRINGIFIER = d20.SimpleStringifier()
+
+_SIMPLE_DICE = re.compile(r"^\s*(\d*)\s*[dD]\s*(\d+)\s*$")
+MAX_EXPRESSION_LENGTH = 80
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    """One roll as the journal shows it."""
+
+    expression: str
+    total: int
+    detail: str
+    given: bool = False
+
+
+def _parse_simple(expression: str) -> tuple[int, int] | None:
+    match = _SIMPLE_DICE.match(expression)
+    if not match:
+        return None
+    count = int(match.group(1) or 1)
+    return count, int(match.group(2))
+
+
+def dice_range(expression: str) -> tuple[int, int] | None:
+    """Lowest and highest total of a plain ``NdS`` expression, ``None`` for anything else."""
+    parsed = _parse_simple(expression)
+    if parsed is None:
+        return None
+    count, sides = parsed
+    return count, count * sides
+
+
+def roll_expression(expression: str, rng: random.Random) -> Roll:
+    """Roll a dice expression with ``rng``; a bad expression raises ``Refused`` in French."""
+    expression = expression.strip()
+    if not expression:
+        raise Refused("Expression de dés vide.")
+    if len(expression) > MAX_EXPRESSION_LENGTH:
+        raise Refused(f"Expression de dés trop longue (au plus {MAX_EXPRESSION_LENGTH} caractères).")
+    with _D20_LOCK:
+        saved = _d20_expression.random
+        _d20_expression.random = rng
+        try:
+            result = _ROLLER.roll(expression, stringifier=_STRINGIFIER)
+        except d20.TooManyRolls:
+            raise Refused(f"« {expression} » lance trop de dés (au plus 1000).") from None
+        except d20.RollSyntaxError:
+            raise Refused(
+                f"« {expression} » n'est pas une expression de dés valide (exemples : 7, 2d6+3, 1d8-1)."
+            ) from None
+        except d20.RollError as exc:
+            raise Refused(f"« {expression} » ne peut pas être lancé ({exc}).") from None
+        finally:
+            _d20_expression.random = saved
+    total = int(result.total)
+    return Roll(expression, total, str(result).replace("`", ""))
+
+
+def parse_amount(amount: int | str, rng: random.Random | None, what: str) -> Roll:
+    """An amount given as a number ("7") or a dice expression ("2d6+3")."""
+    if isinstance(amount, int):
+        return Roll(str(amount), amount, str(amount), given=True)
+    text = amount.strip()
+    if re.fullmatch(r"[+-]?\d+", text):
+        value = int(text)
+        return Roll(text, value, text, given=True)
+    if rng is None:
+        raise NeedsRoll(f"{what} « {text} » demande un lancer de dés, mais aucun dé n'a été fourni.")
+    return roll_expression(text, rng)
+
+
+def roll_dice(
+    count: int,
+    sides: int,
+    rng: random.Random | None,
+    given: int | None,
+    what: str,
+) -> Roll:
+    """Roll ``count``d``sides`` (a rule roll), or take the explicit ``given`` total after checking it."""
+    expression = f"{count}d{sides}"
+    if given is not None:
+        low, high = count, count * sides
+        if not low <= given <= high:
+            raise Refused(f"{what} : {given} est impossible sur {expression} (de {low} à {high}).")
+        return Roll(expression, given, f"{expression} = {given} (valeur donnée)", given=True)
+    if rng is None:
+        raise NeedsRoll(f"{what} : lancez {expression} ou donnez la valeur obtenue.")
+    faces = [rng.randint(1, sides) for _ in range(count)]
+    total = sum(faces)
+    if count == 1:
+        detail = f"{expression} = {total}"
+    else:
+        detail = f"{expression} ({', '.join(str(f) for f in faces)}) = {total}"
+    return Roll(expression, total, detail)

@@ -1,0 +1,151 @@
+"""Errors of the rules core, and French wording for pydantic validation errors.
+
+Everything here is user-facing French text: the rules core raises these, the UI shows them as they are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from pydantic import ValidationError
+
+
+class Refused(Exception):
+    """An action the rules forbid (or that cannot be carried out); nothing has changed.
+
+    ``reason`` is a French sentence meant for the player.
+    """
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class NeedsRoll(Refused):
+    """A die must be rolled but neither a ``random.Random`` nor an explicit value was given."""
+
+
+class RulesetError(Exception):
+    """A rule table (``resources/rulesets/*.toml`` or a GM's copy) is broken.
+
+    The message names the file and the field.
+    """
+
+
+# French labels for the field names the user can meet in messages (code names are English).
+FIELD_LABELS: dict[str, str] = {
+    "name": "nom",
+    "player": "joueur",
+    "level": "niveau",
+    "notes": "notes",
+    "system": "système",
+    "current": "points actuels",
+    "base_maximum": "maximum",
+    "temporary": "points temporaires",
+    "nonlethal": "dégâts non létaux",
+    "strength": "Force",
+    "dexterity": "Dextérité",
+    "constitution": "Constitution",
+    "intelligence": "Intelligence",
+    "wisdom": "Sagesse",
+    "charisma": "Charisme",
+    "exhaustion": "épuisement",
+    "conditions": "états",
+    "wounds": "blessures",
+    "amount": "montant",
+    "count": "nombre",
+    "unit": "unité",
+    "hours": "heures",
+    "rolls": "valeurs de dés",
+    "xp": "points d'expérience",
+    "speed_m": "déplacement",
+}
+
+
+def _label(part: str | int) -> str:
+    if isinstance(part, int):
+        return f"n° {part + 1}"
+    return FIELD_LABELS.get(part, part)
+
+
+def location_text(loc: Sequence[str | int]) -> str:
+    """``("wounds", 0, "days")`` → ``« blessures › n° 1 › days »``."""
+    shown = [p for p in loc if not (isinstance(p, str) and p.startswith(("function-", "tagged-union")))]
+    if not shown:
+        return ""
+    return "« " + " › ".join(_label(p) for p in shown) + " »"
+
+
+def _ctx(err: Mapping[str, Any], key: str) -> Any:
+    ctx = err.get("ctx") or {}
+    return ctx.get(key, "?")
+
+
+_TEMPLATES: dict[str, str] = {
+    "missing": "est obligatoire et manque",
+    "int_type": "doit être un nombre entier",
+    "int_parsing": "doit être un nombre entier",
+    "int_from_float": "doit être un nombre entier, sans décimales",
+    "float_type": "doit être un nombre",
+    "float_parsing": "doit être un nombre",
+    "finite_number": "doit être un nombre fini",
+    "string_type": "doit être un texte",
+    "bool_type": "doit être vrai ou faux",
+    "bool_parsing": "doit être vrai ou faux",
+    "list_type": "doit être une liste",
+    "tuple_type": "doit être une liste",
+    "set_type": "doit être une liste",
+    "frozen_set_type": "doit être une liste",
+    "dict_type": "doit être un objet (des paires nom : valeur)",
+    "model_type": "doit être un objet (des paires nom : valeur)",
+    "model_attributes_type": "doit être un objet (des paires nom : valeur)",
+    "extra_forbidden": "n'est pas un champ connu",
+    "json_invalid": "n'est pas du JSON valide",
+    "union_tag_not_found": "doit indiquer son système",
+    "recursion_loop": "est imbriqué trop profondément",
+}
+
+
+def error_text(err: Mapping[str, Any]) -> str:
+    """French wording of one pydantic error dict (without its location)."""
+    kind = str(err.get("type", ""))
+    if kind in _TEMPLATES:
+        return _TEMPLATES[kind]
+    if kind == "greater_than_equal":
+        return f"doit être supérieur ou égal à {_ctx(err, 'ge')}"
+    if kind == "greater_than":
+        return f"doit être strictement supérieur à {_ctx(err, 'gt')}"
+    if kind == "less_than_equal":
+        return f"doit être inférieur ou égal à {_ctx(err, 'le')}"
+    if kind == "less_than":
+        return f"doit être strictement inférieur à {_ctx(err, 'lt')}"
+    if kind in ("string_too_long", "too_long"):
+        return f"est trop long (au plus {_ctx(err, 'max_length')})"
+    if kind in ("string_too_short", "too_short"):
+        return f"est trop court (au moins {_ctx(err, 'min_length')})"
+    if kind in ("literal_error", "enum"):
+        return f"doit être l'une des valeurs : {_ctx(err, 'expected')}"
+    if kind == "union_tag_invalid":
+        return f"système inconnu « {_ctx(err, 'tag')} » (attendu : {_ctx(err, 'expected_tags')})"
+    if kind == "value_error":
+        # Our own validators raise ValueError with a French sentence.
+        msg = str(err.get("msg", ""))
+        return msg.removeprefix("Value error, ")
+    if kind == "assertion_error":
+        return str(err.get("msg", "")).removeprefix("Assertion failed, ")
+    return f"valeur invalide ({err.get('msg', kind)})"
+
+
+def describe_validation_error(exc: ValidationError, limit: int = 8) -> list[str]:
+    """One French line per pydantic error: ``« niveau » : doit être supérieur ou égal à 1``."""
+    lines: list[str] = []
+    errors: Iterable[Mapping[str, Any]] = exc.errors(include_url=False)
+    for err in errors:
+        where = location_text(err.get("loc", ()))
+        text = error_text(err)
+        lines.append(f"{where} : {text}" if where else text)
+        if len(lines) >= limit:
+            lines.append("…")
+            break
+    return lines

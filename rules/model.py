@@ -1,0 +1,224 @@
+"""Shapes shared by every rule system: the sheet base, the outcome of an action, derived values.
+
+A sheet is an immutable pydantic model. Applying an action gives a *new* sheet and a French journal;
+derived values (effective maxima, penalties, state) are computed on demand and each can say how.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from rules.dice import Roll, parse_amount, roll_dice
+
+MAX_NAME = 200
+MAX_NOTES = 20_000
+MAX_POINTS = 100_000
+MAX_LEVEL = 100
+
+
+class Frozen(BaseModel):
+    """Base of every rules model: immutable, no unknown fields."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", validate_default=False)
+
+
+class SheetBase(Frozen):
+    """What every character sheet has, whatever its system."""
+
+    system: str
+    name: str = Field("", max_length=MAX_NAME)
+    player: str = Field("", max_length=MAX_NAME)
+    level: int = Field(1, ge=1, le=MAX_LEVEL)
+    notes: str = Field("", max_length=MAX_NOTES)
+    is_npc: bool = False
+    # In-game time elapsed for this character, in seconds; drives rests and timed rules.
+    clock: int = Field(0, ge=0)
+
+
+S = TypeVar("S", bound=BaseModel)
+
+
+def evolve(model: S, **changes: Any) -> S:
+    """A copy of ``model`` with ``changes`` (no re-validation: handlers keep the invariants)."""
+    return model.model_copy(update=changes)
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What an action did: the new sheet, the French journal lines, the dice rolled, notable events.
+
+    ``events`` are ids the UI can react to ("critical", "massive_damage", "died"...).
+    """
+
+    sheet: Any
+    log: tuple[str, ...]
+    rolls: tuple[Roll, ...] = ()
+    events: tuple[str, ...] = ()
+
+
+class Context:
+    """Per-action scratchpad: where the dice come from, and what the journal says."""
+
+    __slots__ = ("events", "given", "log", "rng", "rolls", "ruleset")
+
+    def __init__(self, rng: random.Random | None, ruleset: Any, given: Iterable[int] = ()) -> None:
+        self.rng = rng
+        self.ruleset = ruleset
+        self.given: list[int] = list(given)
+        self.log: list[str] = []
+        self.rolls: list[Roll] = []
+        self.events: list[str] = []
+
+    def say(self, line: str) -> None:
+        self.log.append(line)
+
+    def event(self, name: str) -> None:
+        if name not in self.events:
+            self.events.append(name)
+
+    def dice(self, count: int, sides: int, what: str) -> Roll:
+        """A rule roll: the next explicit value of the action if any, else the generator."""
+        given = self.given.pop(0) if self.given else None
+        result = roll_dice(count, sides, self.rng, given, what)
+        self.rolls.append(result)
+        return result
+
+    def amount(self, amount: int | str, what: str) -> Roll:
+        """An amount typed by the user: a number or a dice expression."""
+        result = parse_amount(amount, self.rng, what)
+        if not result.given:
+            self.rolls.append(result)
+        return result
+
+    def finish(self, sheet: Any) -> Outcome:
+        if self.given:
+            unused = ", ".join(str(v) for v in self.given)
+            self.log.append(f"Valeurs de dés non utilisées : {unused}.")
+        return Outcome(sheet, tuple(self.log), tuple(self.rolls), tuple(self.events))
+
+
+def signed(value: int) -> str:
+    """``+2`` / ``−3`` with the typographic minus sign."""
+    return f"+{value}" if value >= 0 else f"−{-value}"
+
+
+def plural(count: int, singular: str, plural_form: str | None = None) -> str:
+    word = singular if abs(count) <= 1 else (plural_form or singular + "s")
+    return f"{count} {word}"
+
+
+@dataclass(frozen=True, slots=True)
+class Term:
+    """One contribution to a derived number, with its reason in French."""
+
+    value: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Explained:
+    """A derived value and the French sentence that says how it was computed."""
+
+    value: Any
+    text: str
+
+
+def explained_sum(label: str, base: int, terms: Iterable[Term], base_reason: str = "") -> Explained:
+    """``maximum 8 = 14 − 6 (épuisement niveau 6)``; a sum of a base and labelled terms."""
+    parts = [t for t in terms if t.value != 0]
+    total = base + sum(t.value for t in parts)
+    text = f"{label} {fmt_int(total)} = {fmt_int(base)}"
+    if base_reason:
+        text += f" ({base_reason})"
+    for term in parts:
+        sign = "+" if term.value > 0 else "−"
+        text += f" {sign} {abs(term.value)} ({term.reason})"
+    return Explained(total, text)
+
+
+def explained_modifier(label: str, terms: Iterable[Term], none_text: str = "aucun") -> Explained:
+    """A modifier that starts at 0: ``malus aux jets −6 = −6 (épuisement niveau 6)``."""
+    parts = [t for t in terms if t.value != 0]
+    total = sum(t.value for t in parts)
+    if not parts:
+        return Explained(0, f"{label} 0 ({none_text})")
+    pieces = " ".join(
+        f"{'' if i == 0 and t.value > 0 else ('+ ' if t.value > 0 else '− ' if i else '−')}{abs(t.value)} ({t.reason})"
+        for i, t in enumerate(parts)
+    )
+    return Explained(total, f"{label} {signed(total)} = {pieces}")
+
+
+def fmt_int(value: int) -> str:
+    """Integers with the typographic minus sign, as French sheets print them."""
+    return f"−{-value}" if value < 0 else str(value)
+
+
+class Derived(Mapping[str, Explained]):
+    """Derived values of a sheet, each explainable.
+
+    Always present: ``current``, ``maximum`` (effective), ``temporary``, ``state`` (an id),
+    ``roll_penalty`` (the modifier every roll gets, 0 or negative). Systems add their own; all are
+    reachable as attributes (``derived.speed``) and explained by ``derived.explain("speed")``.
+    ``hidden`` names the values the player must not see (the GM keeps them).
+    """
+
+    __slots__ = ("_values", "hidden", "system")
+
+    def __init__(self, system: str, values: dict[str, Explained], hidden: frozenset[str] = frozenset()):
+        self.system = system
+        self._values = values
+        self.hidden = hidden
+
+    def __getitem__(self, name: str) -> Explained:
+        return self._values[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self._values[name].value
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def explain(self, name: str) -> str:
+        """The French sentence saying how ``name`` was computed."""
+        return self._values[name].text
+
+    @property
+    def current(self) -> int:
+        return int(self._values["current"].value)
+
+    @property
+    def maximum(self) -> int:
+        return int(self._values["maximum"].value)
+
+    @property
+    def temporary(self) -> int:
+        return int(self._values["temporary"].value)
+
+    @property
+    def state(self) -> str:
+        return str(self._values["state"].value)
+
+    @property
+    def roll_penalty(self) -> int:
+        return int(self._values["roll_penalty"].value)
+
+
+@dataclass(frozen=True, slots=True)
+class StateInfo:
+    """A state id with its French label and badge colour, for display."""
+
+    id: str
+    label: str
+    colour: str

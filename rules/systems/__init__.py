@@ -1,0 +1,52 @@
+"""The rule systems: one module per system, registered here.
+
+A system is a sheet model, a rule table model (loaded from ``resources/rulesets/<id>.toml``), one
+handler per action type, and a ``derive`` function. ``rules/__init__.py`` is the only public door.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules.actions import Action
+from rules.model import Context, Derived, SheetBase
+from rules.ruleset import Table, shipped_ruleset
+
+Handler = Callable[[Any, Any, Context], Any]
+DeriveFn = Callable[[Any, Any], Derived]
+AfterEdit = Callable[[Any, Any, Any, Context], Any]
+
+
+@dataclass(frozen=True)
+class System:
+    """Everything the facade needs to run one rule system."""
+
+    id: str
+    label: str
+    seed: str
+    sheet_type: type[SheetBase]
+    ruleset_type: type[Table]
+    handlers: Mapping[type[Action], Handler]
+    derive: DeriveFn
+    # Called after a validated ``Edit``: (old sheet, new sheet, ruleset, ctx) -> sheet (clamps, notes).
+    after_edit: AfterEdit | None = None
+    # Called after every action but those listed in ``keeps_open`` (e.g. closes a short rest).
+    after_action: Callable[[Any, Action], Any] | None = None
+    demo: Mapping[str, Any] = field(default_factory=dict)
+
+    def ruleset(self) -> Any:
+        return shipped_ruleset(self.ruleset_type, self.id)
+
+    @property
+    def actions(self) -> tuple[type[Action], ...]:
+        return tuple(self.handlers)
+
+
+REGISTRY: dict[str, System] = {}
+
+
+def register(system: System) -> System:
+    REGISTRY[system.id] = system
+    return system

@@ -1,0 +1,1 @@
+"""Rules tests never import Qt: they also run with PySide6 made unimportable (test_no_qt.py)."""
