@@ -14,6 +14,7 @@ An action the rules forbid raises ``Refused`` with a French reason, and nothing 
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import operator
 import random
@@ -42,6 +43,16 @@ from rules.errors import (
     Refused,
     RulesetError,
     describe_validation_error,
+)
+from rules.info import (
+    ChoiceInfo,
+    ConditionGroupInfo,
+    ConditionInfo,
+    FieldInfo,
+    HealthStateInfo,
+    LadderInfo,
+    LadderLevel,
+    SystemInfo,
 )
 from rules.model import Context, Derived, Explained, Outcome, SheetBase, evolve, fmt_int, signed
 from rules.ruleset import load_ruleset
@@ -87,6 +98,14 @@ def system(system_id: str) -> System:
         raise Refused(
             f"Système inconnu ou pas encore disponible : « {system_id} » (systèmes disponibles : {known})."
         ) from None
+
+
+def describe(system_id: str, rules_table: Any = None) -> SystemInfo:
+    """How the UI lays out a sheet of ``system_id`` (fields, states, conditions, ladders, rests…)."""
+    sys_ = system(system_id)
+    assert sys_.info is not None, f"{system_id} has no info()"
+    described = sys_.info(rules_table if rules_table is not None else sys_.ruleset())
+    return dataclasses.replace(described, actions=(Edit, *sys_.handlers))
 
 
 def ruleset(system_id: str) -> Any:
@@ -237,7 +256,10 @@ __all__ = [
     "AddExhaustion",
     "AddWound",
     "AdvanceTime",
+    "ChoiceInfo",
     "ClearConditions",
+    "ConditionGroupInfo",
+    "ConditionInfo",
     "Damage",
     "DeathSave",
     "Derived",
@@ -245,10 +267,14 @@ __all__ = [
     "DouaratilSheet",
     "Edit",
     "Explained",
+    "FieldInfo",
     "GainTemporary",
     "Heal",
     "HealWound",
+    "HealthStateInfo",
     "HeroicSurvival",
+    "LadderInfo",
+    "LadderLevel",
     "LongRest",
     "LoseTemporary",
     "NeedsRoll",
@@ -266,11 +292,13 @@ __all__ = [
     "SpendActionDie",
     "Stabilise",
     "System",
+    "SystemInfo",
     "WakeSave",
     "WoundRisk",
     "apply",
     "demo_sheet",
     "derive",
+    "describe",
     "dice_range",
     "evolve",
     "load_rules_table",

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules.actions import Action
+from rules.info import SystemInfo
 from rules.model import Context, Derived, SheetBase
 from rules.ruleset import Table, shipped_ruleset
 
@@ -35,6 +36,8 @@ class System:
     # Called after every action but those listed in ``keeps_open`` (e.g. closes a short rest).
     after_action: Callable[[Any, Action], Any] | None = None
     demo: Mapping[str, Any] = field(default_factory=dict)
+    # Describes the system for the UI, from its rule table.
+    info: Callable[[Any], SystemInfo] | None = None
 
     def ruleset(self) -> Any:
         return shipped_ruleset(self.ruleset_type, self.id)
