@@ -75,6 +75,13 @@ from rules.systems.douaratil import (
     WoundRisk,
 )
 
+# --- d20 (seed 001): section owned by the d20 system work ------------------------------------------
+# (imports of rules.systems.d20 go here; then `__all__ += [...]` is added after __all__ below)
+
+# --- segments (seed 002): section owned by the segments system work --------------------------------
+
+# --- severite (seed 003): section owned by the Sévérité system work --------------------------------
+
 # The systems whose rules have landed, in the order the app offers them.
 SYSTEMS: tuple[str, ...] = tuple(s for s in ("douaratil", "d20", "segments", "severite") if s in REGISTRY)
 
@@ -313,3 +320,9 @@ __all__ = [
     "supports",
     "system",
 ]
+
+# --- d20 exports (seed 001) -----------------------------------------------------------------------
+
+# --- segments exports (seed 002) ------------------------------------------------------------------
+
+# --- severite exports (seed 003) ------------------------------------------------------------------
