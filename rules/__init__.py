@@ -192,6 +192,8 @@ def _edit(sheet: Sheet, action: Edit, ctx: Context, sys_: System) -> Sheet:
         raise Refused("Champ inconnu : " + ", ".join(f"« {k} »" for k in unknown) + ".")
     data = sheet.model_dump()
     data.update(action.changes)
+    if sys_.prepare_edit is not None:
+        data = sys_.prepare_edit(sheet, data)
     try:
         new = sys_.sheet_type.model_validate(data)
     except ValidationError as exc:

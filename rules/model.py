@@ -107,6 +107,11 @@ def signed(value: int) -> str:
     return f"+{value}" if value >= 0 else f"−{-value}"
 
 
+def of(label: str) -> str:
+    """French « de » with elision: ``of("Inconscient")`` → « d'Inconscient », ``of("Force")`` → « de Force »."""
+    return f"d'{label}" if label[:1].lower() in "aeiouyhéèêàâîôû" else f"de {label}"
+
+
 def plural(count: int, singular: str, plural_form: str | None = None) -> str:
     word = singular if abs(count) <= 1 else (plural_form or singular + "s")
     return f"{count} {word}"

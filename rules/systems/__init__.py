@@ -31,6 +31,8 @@ class System:
     ruleset_type: type[Table]
     handlers: Mapping[type[Action], Handler]
     derive: DeriveFn
+    # Called on the merged data of an ``Edit`` before validation (e.g. lower ``current`` with its maximum).
+    prepare_edit: Callable[[Any, dict[str, Any]], dict[str, Any]] | None = None
     # Called after a validated ``Edit``: (old sheet, new sheet, ruleset, ctx) -> sheet (clamps, notes).
     after_edit: AfterEdit | None = None
     # Called after every action but those listed in ``keeps_open`` (e.g. closes a short rest).

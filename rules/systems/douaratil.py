@@ -8,7 +8,7 @@ Every number of the seed lives in ``resources/rulesets/douaratil.toml``.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
@@ -49,6 +49,7 @@ from rules.model import (
     explained_modifier,
     explained_sum,
     fmt_int,
+    of,
     plural,
     signed,
 )
@@ -97,6 +98,7 @@ class SaveRules(Table):
 
 
 class DifficultyRules(Table):
+    reference_dd: int = 16
     step: int = Field(ge=0)
     minor_steps: int = Field(ge=0)
     major_steps: int = Field(ge=0)
@@ -502,7 +504,7 @@ def effective_conditions(sheet: DouaratilSheet, rs: DouaratilRules) -> dict[str,
             continue
         for implied in rule.implies:
             if implied not in result:
-                result[implied] = f"découle de {rule.label}"
+                result[implied] = f"découle {of(rule.label)}"
                 pending.append(implied)
     return result
 
@@ -1279,6 +1281,23 @@ def heroic_survival(sheet: DouaratilSheet, action: HeroicSurvival, ctx: Context)
     return evolve(sheet, **changes)
 
 
+def prepare_edit(old: DouaratilSheet, data: dict[str, Any]) -> dict[str, Any]:
+    """A lowered maximum lowers the current points with it (instead of refusing the edit)."""
+    top = data.get("base_maximum")
+    if isinstance(top, int) and isinstance(data.get("current"), int) and data["current"] > top >= 0:
+        data["current"] = top
+    for pool in POOLS:
+        value = data.get(pool)
+        if isinstance(value, dict):
+            cap, cur = value.get("base_maximum"), value.get("current")
+            if isinstance(cap, int) and isinstance(cur, int) and cur > cap >= 0:
+                data[pool] = {**value, "current": cap}
+    spent, level = data.get("action_dice_spent"), data.get("level")
+    if isinstance(spent, int) and isinstance(level, int) and spent > level >= 0:
+        data["action_dice_spent"] = level
+    return data
+
+
 def after_edit(old: DouaratilSheet, new: DouaratilSheet, rs: DouaratilRules, ctx: Context) -> DouaratilSheet:
     if new.action_dice_spent > new.level:
         new = evolve(new, action_dice_spent=new.level)
@@ -1399,10 +1418,13 @@ def derive(sheet: DouaratilSheet, rs: DouaratilRules) -> Derived:
         )
     values["dd_steps"] = steps_value
     shift = int(steps_value.value) * rs.difficulty.step
+    ref = rs.difficulty.reference_dd
     if shift:
-        values["test_dd"] = Explained(16 + shift, f"un test moyen (DD 16) devient DD {16 + shift} ({steps_value.text})")
+        values["test_dd"] = Explained(
+            ref + shift, f"un test moyen (DD {ref}) devient DD {ref + shift} ({steps_value.text})"
+        )
     else:
-        values["test_dd"] = Explained(16, "un test moyen reste DD 16")
+        values["test_dd"] = Explained(ref, f"un test moyen reste DD {ref}")
     available = sheet.level - sheet.action_dice_spent
     values["action_dice"] = Explained(
         available, f"dés d'action {available} sur {sheet.level} (d{sheet.action_die} + mod. CON chacun)"
@@ -1411,7 +1433,7 @@ def derive(sheet: DouaratilSheet, rs: DouaratilRules) -> Derived:
         mod = ability_modifier(getattr(sheet, ability), rs)
         values[f"{ability}_modifier"] = Explained(
             mod,
-            f"modificateur de {ABILITY_LABELS[ability]} {signed(mod)} = ({getattr(sheet, ability)} − "
+            f"modificateur {of(ABILITY_LABELS[ability])} {signed(mod)} = ({getattr(sheet, ability)} − "
             f"{rs.general.ability_base}) ÷ {rs.general.ability_step}, arrondi vers le bas",
         )
     for pool in POOLS:
@@ -1600,6 +1622,7 @@ SYSTEM = register(
         },
         derive=derive,
         info=info,
+        prepare_edit=prepare_edit,
         after_edit=after_edit,
         after_action=after_action,
         demo={
