@@ -89,11 +89,27 @@ Sheet = Any  # one of the system sheet models; see ``sheet_types()``
 
 
 class SheetError(Refused):
-    """Sheet data that does not validate; ``lines`` holds one French line per problem."""
+    """Sheet data that does not validate; ``lines`` holds one French line per problem.
 
-    def __init__(self, reason: str, lines: list[str]) -> None:
+    ``locations``, parallel to ``lines``, says where each problem sits in the data as keys and list
+    indices (``("wounds", 0, "days")``; ``()`` for the sheet as a whole): the file layer turns it into
+    the line of the JSON file.
+    """
+
+    def __init__(self, reason: str, lines: list[str], locations: list[tuple[str | int, ...]] | None = None) -> None:
         super().__init__(reason)
         self.lines = lines
+        self.locations = locations if locations is not None else [() for _ in lines]
+
+
+def _invalid_sheet(prefix: str, exc: ValidationError) -> SheetError:
+    lines = describe_validation_error(exc)
+    locations: list[tuple[str | int, ...]] = [
+        tuple(p for p in err["loc"] if not (isinstance(p, str) and p.startswith(("function-", "tagged-union"))))
+        for err in exc.errors(include_url=False)[: len(lines)]
+    ]
+    locations += [()] * (len(lines) - len(locations))
+    return SheetError(prefix + " ; ".join(lines), lines, locations)
 
 
 def system(system_id: str) -> System:
@@ -148,6 +164,7 @@ def _sheet_adapter() -> TypeAdapter[Any]:
 
 def sheet_from_data(data: Any) -> Sheet:
     """Validate plain data (parsed JSON) as a sheet of whichever system it names."""
+    sheet_type: Any = None
     if isinstance(data, dict):
         sys_id = data.get("system")
         if isinstance(sys_id, str) and sys_id not in REGISTRY:
@@ -155,12 +172,17 @@ def sheet_from_data(data: Any) -> Sheet:
             raise SheetError(
                 f"Système inconnu : « {sys_id} » (systèmes disponibles : {known}).",
                 [f"« système » : inconnu « {sys_id} »"],
+                [("system",)],
             )
+        if isinstance(sys_id, str):
+            # The system is known: validate with its own model, so messages carry no union tag.
+            sheet_type = REGISTRY[sys_id].sheet_type
     try:
+        if sheet_type is not None:
+            return sheet_type.model_validate(data)
         return _sheet_adapter().validate_python(data)
     except ValidationError as exc:
-        lines = describe_validation_error(exc)
-        raise SheetError("Fiche invalide : " + " ; ".join(lines), lines) from None
+        raise _invalid_sheet("Fiche invalide : ", exc) from None
 
 
 def sheet_from_json(text: str | bytes) -> Sheet:
@@ -226,10 +248,11 @@ def apply(sheet: Sheet, action: Action, rng: random.Random | None = None, rules_
     replaces the shipped rule table (a GM's house rules, loaded with ``load_rules_table``).
     Raises ``Refused`` (French reason) when the rules forbid the action; nothing changes then.
     """
-    sys_ = system(sheet.system)
+    sys_ = REGISTRY.get(sheet.system) or system(sheet.system)
     table = rules_table if rules_table is not None else sys_.ruleset()
     ctx = Context(rng, table, action.rolls)
-    if isinstance(action, Edit):
+    if action.kind == "edit":
+        assert isinstance(action, Edit)
         new = _edit(sheet, action, ctx, sys_)
     else:
         handler = sys_.handlers.get(type(action))

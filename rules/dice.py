@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 import re
 import threading
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import d20
 import d20.expression as _d20_expression
@@ -28,8 +28,7 @@ _SIMPLE_DICE = re.compile(r"^\s*(\d*)\s*[dD]\s*(\d+)\s*$")
 MAX_EXPRESSION_LENGTH = 80
 
 
-@dataclass(frozen=True, slots=True)
-class Roll:
+class Roll(NamedTuple):
     """One roll as the journal shows it."""
 
     expression: str

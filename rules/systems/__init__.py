@@ -42,7 +42,11 @@ class System:
     info: Callable[[Any], SystemInfo] | None = None
 
     def ruleset(self) -> Any:
-        return shipped_ruleset(self.ruleset_type, self.id)
+        """The shipped rule table (validated once, then cached)."""
+        table = _TABLES.get(self.id)
+        if table is None:
+            table = _TABLES[self.id] = shipped_ruleset(self.ruleset_type, self.id)
+        return table
 
     @property
     def actions(self) -> tuple[type[Action], ...]:
@@ -50,6 +54,7 @@ class System:
 
 
 REGISTRY: dict[str, System] = {}
+_TABLES: dict[str, Any] = {}
 
 
 def register(system: System) -> System:

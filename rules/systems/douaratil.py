@@ -493,6 +493,8 @@ def condition_label(cid: str, rs: DouaratilRules) -> str:
 
 def effective_conditions(sheet: DouaratilSheet, rs: DouaratilRules) -> dict[str, str]:
     """Every state the creature is under, with why (« posé », or the state that implies it)."""
+    if not sheet.conditions:
+        return {}
     result: dict[str, str] = {}
     for cid in sheet.conditions:
         result[cid] = "posé"

@@ -1,0 +1,80 @@
+"""How fast ``rules.apply`` runs on a Douaratil sheet, against plain Python doing the same arithmetic.
+
+Run: ``.venv/bin/python bench/bench_apply.py``. Prints actions per second for both, measured in the same
+run, and their ratio. Target: at least 100,000 actions per second. A benchmark, never a timed test.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from collections.abc import Callable
+
+import rules
+
+ROUNDS = 7
+N = 20_000
+
+
+def baseline_apply(sheet: dict[str, int], kind: str, amount: int) -> tuple[dict[str, int], list[str]]:
+    """The same arithmetic on a dict: a copy (the input stays untouched), temporary first, clamp, a log line."""
+    new = dict(sheet)
+    log: list[str] = []
+    if kind == "damage":
+        absorbed = min(new["temporary"], amount)
+        new["temporary"] -= absorbed
+        before = new["current"]
+        new["current"] = max(0, before - (amount - absorbed))
+        log.append(f"{new['name']} subit {amount} dégâts : {before} → {new['current']} PA.")
+    else:
+        top = new["base_maximum"] - new["exhaustion"]
+        before = new["current"]
+        new["current"] = min(top, before + amount)
+        log.append(f"Soins {amount} : {before} → {new['current']} PA.")
+    return new, log
+
+
+def timed(fn: Callable[[], None]) -> float:
+    samples = []
+    for _ in range(ROUNDS):
+        start = time.perf_counter()
+        fn()
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples)
+
+
+def main() -> None:
+    sheet = rules.new_sheet("douaratil", name="Ulfred", base_maximum=10_000, current=5_000, exhaustion=2)
+    damage, heal = rules.Damage(amount=2), rules.Heal(amount=2)
+    rng = random.Random(1)
+
+    def run_rules() -> None:
+        s = sheet
+        for i in range(N):
+            s = rules.apply(s, damage if i % 2 else heal, rng).sheet
+
+    plain = {"name": 0, "current": 5_000, "base_maximum": 10_000, "temporary": 0, "exhaustion": 2}
+    plain["name"] = "Ulfred"  # type: ignore[assignment]
+
+    def run_plain() -> None:
+        s = plain
+        for i in range(N):
+            s, _ = baseline_apply(s, "damage" if i % 2 else "heal", 2)
+
+    def run_derive() -> None:
+        for _ in range(N // 10):
+            rules.derive(sheet)
+
+    t_rules, t_plain, t_derive = timed(run_rules), timed(run_plain), timed(run_derive)
+    rate_rules, rate_plain = N / t_rules, N / t_plain
+    print(f"rules.apply (Douaratil, dégâts/soins) : {rate_rules:12,.0f} actions/s")
+    print(f"dict Python, même arithmétique       : {rate_plain:12,.0f} actions/s")
+    print(f"ratio apply / dict                    : {t_rules / t_plain:12.1f} × plus lent")
+    print(f"rules.derive (toutes les valeurs)     : {(N // 10) / t_derive:12,.0f} fiches/s")
+    verdict = "atteint" if rate_rules >= 100_000 else "NON atteint"
+    print(f"objectif 100 000 actions/s           : {verdict}")
+
+
+if __name__ == "__main__":
+    main()
