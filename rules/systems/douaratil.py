@@ -1255,7 +1255,7 @@ def heroic_survival(sheet: DouaratilSheet, action: HeroicSurvival, ctx: Context)
         "current": 0,
         "temporary": 0,
         "dead": False,
-        "stabilised": True,
+        "stabilised": False,
         "death_successes": 0,
         "death_failures": 0,
         "action_dice_spent": min(sheet.action_dice_spent, level),
@@ -1278,9 +1278,9 @@ def heroic_survival(sheet: DouaratilSheet, action: HeroicSurvival, ctx: Context)
             f"Constitution sous {rule.constitution_floor} : les prochains points de caractéristique "
             "iront en Constitution jusqu'à ce qu'elle revienne à 10."
         )
-    ctx.say("Gravement blessé, inconscient et stabilisé à 0 point d'action.")
+    ctx.say("Gravement blessé, inconscient à 0 point d'action.")
     ctx.event("heroic_survival")
-    return evolve(sheet, **changes)
+    return _stabilise(evolve(sheet, **changes), rs, ctx)
 
 
 def prepare_edit(old: DouaratilSheet, data: dict[str, Any]) -> dict[str, Any]:

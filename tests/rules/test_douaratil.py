@@ -445,12 +445,13 @@ def test_heroic_survival_consequences() -> None:
         dead=True,
         magic={"current": 8, "base_maximum": 12},
     )
-    out = run(hero, rules.HeroicSurvival(action_points_lost=6, magic_lost=3, xp_minimum=3000))
+    out = run(hero, rules.HeroicSurvival(action_points_lost=6, magic_lost=3, xp_minimum=3000, rolls=(2,)))
     s = out.sheet
     assert s.level == 3 and s.constitution == 9  # level 4 is even: 2 points
     assert s.base_maximum == 24 and s.magic.base_maximum == 9 and s.magic.current == 8
     assert s.xp == 3000 and s.constitution_priority and not s.dead
-    odd = run(sheet(level=3, constitution=14, dead=True, current=0), rules.HeroicSurvival()).sheet
+    assert s.stabilised and s.wake_in == 2 * HOUR and "inconscient" in s.conditions
+    odd = run(sheet(level=3, constitution=14, dead=True, current=0), rules.HeroicSurvival(rolls=(4,))).sheet
     assert odd.constitution == 13 and not odd.constitution_priority
     with pytest.raises(rules.Refused):
         run(sheet(level=1, dead=True, current=0), rules.HeroicSurvival())
