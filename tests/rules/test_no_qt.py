@@ -40,7 +40,7 @@ def test_rules_tests_pass_without_qt() -> None:
     code = (
         BLOCKER
         + "import pytest\n"
-        + "sys.exit(pytest.main(['-p', 'no:pytestqt', '-p', 'no:cacheprovider', '-q', '-x',"
+        + "sys.exit(pytest.main(['-p', 'no:pytest-qt', '-p', 'no:cacheprovider', '-x',"
         + " 'tests/rules', '--deselect', 'tests/rules/test_no_qt.py']))"
     )
     env_profile = {"HYPOTHESIS_PROFILE": "quick"}
