@@ -1428,6 +1428,46 @@ def derive(sheet: DouaratilSheet, rs: DouaratilRules) -> Derived:
     else:
         values["test_dd"] = Explained(ref, f"un test moyen reste DD {ref}")
     available = sheet.level - sheet.action_dice_spent
+    # One row per wound, as the wound list shows it (the UI computes nothing).
+    rows = []
+    bleeding_parts = []
+    for wound in sheet.wounds:
+        rule = rs.wounds.get(wound.type)
+        delay = rule.days if rule else 0
+        left = max(0, delay - wound.rests)
+        bleed = ""
+        if wound.bleeding and rule and rule.bleeding_dice:
+            bleed = f"{rule.bleeding_dice[0]}d{rule.bleeding_dice[1]} par round"
+            bleeding_parts.append(f"{bleed} ({_wound_label(wound, rs)})")
+        rows.append(
+            {
+                "id": wound.id,
+                "type": wound.type,
+                "label": rule.label if rule else wound.type,
+                "severity": rs.severities[wound.severity].label,
+                "steps": rs.severities[wound.severity].steps,
+                "limitation": rule.limitation if rule else "",
+                "will_dd": rule.will_dd if rule else None,
+                "rests_left": left,
+                "healing": (
+                    f"test de guérison (CON DD {rs.healing.test_dd}) à chaque repos long"
+                    if left == 0
+                    else f"encore {plural(left, 'repos long', 'repos longs')} avant le test de guérison"
+                ),
+                "bleeding": bleed,
+                "can_bleed": bool(rule and rule.bleeding_dice),
+                "note": wound.note,
+            }
+        )
+    values["wound_rows"] = Explained(tuple(rows), f"{plural(len(rows), 'blessure')}")
+    values["bleeding"] = Explained(
+        tuple(bleeding_parts),
+        "saignement : " + "; ".join(bleeding_parts) if bleeding_parts else "aucun saignement",
+    )
+    values["scar_rows"] = Explained(
+        tuple({"type": sc.type, "label": _wound_label(sc, rs), "note": sc.note} for sc in sheet.scars),
+        f"{plural(len(sheet.scars), 'cicatrice')}",
+    )
     values["action_dice"] = Explained(
         available, f"dés d'action {available} sur {sheet.level} (d{sheet.action_die} + mod. CON chacun)"
     )

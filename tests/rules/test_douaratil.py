@@ -747,3 +747,14 @@ def test_explicit_rolls_beat_the_generator_and_leftovers_are_said() -> None:
 def test_action_titles_are_french() -> None:
     assert rules.Damage(amount=7).title() == "Dégâts 7"
     assert rules.LongRest().title() == "Repos long"
+
+
+def test_wound_rows_show_delay_and_bleeding() -> None:
+    """« Bleeding wounds show their per-round loss (1d6, 2d6) » and the delay before healing tests."""
+    s = run(sheet(), rules.AddWound(wound_type="hemorragie", severity="major", bleeding=True)).sheet
+    s = run(s, rules.AddWound(wound_type="contusion")).sheet
+    d = rules.derive(s)
+    rows = {r["type"]: r for r in d.wound_rows}
+    assert rows["hemorragie"]["rests_left"] == 10 and rows["hemorragie"]["bleeding"] == "2d6 par round"
+    assert rows["contusion"]["rests_left"] == 1 and rows["contusion"]["bleeding"] == ""
+    assert "2d6 par round" in d.explain("bleeding")
