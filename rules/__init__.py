@@ -76,11 +76,54 @@ from rules.systems.douaratil import (
 )
 
 # --- d20 (seed 001): section owned by the d20 system work ------------------------------------------
-# (imports of rules.systems.d20 go here; then `__all__ += [...]` is added after __all__ below)
+# isort: split
+from rules.systems.d20 import (
+    AbilityDamage,
+    AddLocalWound,
+    D20Rules,
+    D20Sheet,
+    FullDayRest,
+    HealLocalWound,
+    RestoreAbility,
+    Resurrection,
+    ResurrectionContribution,
+    SetConstitutionBonus,
+    StrenuousAction,
+)
 
 # --- segments (seed 002): section owned by the segments system work --------------------------------
+# isort: split
+from rules.systems.segments import (
+    AddFatigue,
+    Extinguish,
+    Fall,
+    SegmentsRules,
+    SegmentsSheet,
+    SetBurning,
+    SetExposure,
+    SetFatigue,
+    SetPrivation,
+    SetSuffocating,
+    SetSurprise,
+    StandUp,
+)
 
 # --- severite (seed 003): section owned by the Sévérité system work --------------------------------
+# isort: split
+from rules.systems.severite import (
+    DiagnoseWound,
+    EndConflict,
+    EraseWound,
+    InflictWound,
+    SetHandicap,
+    SeveriteRules,
+    SeveriteSheet,
+    Strike,
+    SupernaturalHealing,
+    TenacityTest,
+    TreatWound,
+    WorseningRisk,
+)
 
 # The systems whose rules have landed, in the order the app offers them.
 SYSTEMS: tuple[str, ...] = tuple(s for s in ("douaratil", "d20", "segments", "severite") if s in REGISTRY)
@@ -347,7 +390,48 @@ __all__ = [
 ]
 
 # --- d20 exports (seed 001) -----------------------------------------------------------------------
+__all__ += [
+    "AbilityDamage",
+    "AddLocalWound",
+    "D20Rules",
+    "D20Sheet",
+    "FullDayRest",
+    "HealLocalWound",
+    "RestoreAbility",
+    "Resurrection",
+    "ResurrectionContribution",
+    "SetConstitutionBonus",
+    "StrenuousAction",
+]
 
 # --- segments exports (seed 002) ------------------------------------------------------------------
+__all__ += [
+    "AddFatigue",
+    "Extinguish",
+    "Fall",
+    "SegmentsRules",
+    "SegmentsSheet",
+    "SetBurning",
+    "SetExposure",
+    "SetFatigue",
+    "SetPrivation",
+    "SetSuffocating",
+    "SetSurprise",
+    "StandUp",
+]
 
 # --- severite exports (seed 003) ------------------------------------------------------------------
+__all__ += [
+    "DiagnoseWound",
+    "EndConflict",
+    "EraseWound",
+    "InflictWound",
+    "SetHandicap",
+    "SeveriteRules",
+    "SeveriteSheet",
+    "Strike",
+    "SupernaturalHealing",
+    "TenacityTest",
+    "TreatWound",
+    "WorseningRisk",
+]

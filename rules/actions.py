@@ -31,7 +31,7 @@ class Action(Frozen):
 Amount = int | str
 
 
-def _check_amount(value: Amount) -> Amount:
+def check_amount(value: Amount) -> Amount:
     if isinstance(value, int):
         if not 0 <= value <= MAX_POINTS:
             raise ValueError(f"le montant doit être entre 0 et {MAX_POINTS}")
@@ -68,7 +68,7 @@ class Damage(Action):
     save_halves: bool = False
     single_attack: bool = True
 
-    _amount = field_validator("amount")(_check_amount)
+    _amount = field_validator("amount")(check_amount)
 
     def title(self) -> str:
         what = "Dégâts non létaux" if self.nonlethal else "Dégâts"
@@ -83,7 +83,7 @@ class Heal(Action):
     amount: Amount
     magical: bool = False
 
-    _amount = field_validator("amount")(_check_amount)
+    _amount = field_validator("amount")(check_amount)
 
     def title(self) -> str:
         return f"Soins {self.amount}"
@@ -96,7 +96,7 @@ class GainTemporary(Action):
     amount: Amount
     replace: bool = False
 
-    _amount = field_validator("amount")(_check_amount)
+    _amount = field_validator("amount")(check_amount)
 
     def title(self) -> str:
         return f"Points temporaires {self.amount}"

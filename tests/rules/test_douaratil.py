@@ -218,8 +218,8 @@ def test_hit_on_unconscious_within_1_5m_is_critical() -> None:
 
 
 def test_wound_table() -> None:
-    """« Contusion 1 jour … 8 / écrasement 3 jours … 12 / plaie 5 jours … 16 / déchirement 7 jours … 22 /
-    hémorragie 10 jours … 22 / fracture 20 jours … 28 »"""
+    """« Contusion 1 jour » … « écrasement 3 jours » … « plaie 5 jours » … « déchirement 7 jours » …
+    « hémorragie 10 jours » … « fracture 20 jours » (with Wisdom test DDs 8, 12, 16, 22, 22, 28)."""
     table = rules.ruleset("douaratil").wounds
     assert {k: (w.days, w.will_dd) for k, w in table.items()} == {
         "contusion": (1, 8),
@@ -467,8 +467,9 @@ SPECIAL = {
 
 
 def test_all_states_of_the_seed_with_effects() -> None:
-    """« À terre, Assourdi, Aveuglé, Charmé, Empoigné, Empoisonné, Entravé, Étourdi, Inconscient, Invisible,
-    Neutralisé, Paralysé, Pétrifié, Terrorisé » and « Autres états temporaires : Repoussé, Surpris »"""
+    """« Les états spéciaux »: À terre, Assourdi, Aveuglé, Charmé, Empoigné, Empoisonné, Entravé, Étourdi,
+    Inconscient, Invisible, Neutralisé, Paralysé, Pétrifié, Terrorisé; and « Autres états temporaires »:
+    Repoussé, Surpris."""
     info = rules.describe("douaratil")
     groups = {c.id: c.group for c in info.conditions}
     assert {c for c, g in groups.items() if g == "special"} == SPECIAL
@@ -750,7 +751,7 @@ def test_action_titles_are_french() -> None:
 
 
 def test_wound_rows_show_delay_and_bleeding() -> None:
-    """« Bleeding wounds show their per-round loss (1d6, 2d6) » and the delay before healing tests."""
+    """« saignement (1d6/rd) » … « hémorragie (2d6/rd) » shown per round, with the delay before healing tests."""
     s = run(sheet(), rules.AddWound(wound_type="hemorragie", severity="major", bleeding=True)).sheet
     s = run(s, rules.AddWound(wound_type="contusion")).sheet
     d = rules.derive(s)

@@ -1,0 +1,318 @@
+"""Sévérité (seed 003): invariants over random action sequences, data files, sheet validation.
+
+Invariants (issue 5): the gauge never goes below 0; a negative Sévérité never adds a wound; rest never
+heals an untreated wound; ``apply`` never mutates its input; a sheet survives a JSON round trip.
+"""
+
+from __future__ import annotations
+
+import inspect
+import random
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import rules
+
+ROOT = Path(__file__).resolve().parents[2]
+SHIPPED = ROOT / "resources" / "rulesets" / "severite.toml"
+RS = rules.ruleset("severite")
+
+PARTS = [*RS.body_parts, None]
+TYPES = [*RS.damage_types, None]
+CONDITIONS = list(RS.conditions)
+ARMOUR = {
+    "name": "Brigandine",
+    "body_parts": ["torse", "abdomen", "bras_gauche"],
+    "protections": [{"damage_type": "tranchant", "modifier": 3}, {"damage_type": "ecrasant", "modifier": 1}],
+}
+
+wound_ids = st.integers(1, 6)
+actions = st.one_of(
+    st.builds(
+        rules.Strike,
+        margin=st.integers(0, 14),
+        damage_type=st.sampled_from(list(RS.damage_types)),
+        body_part=st.sampled_from(list(RS.body_parts)),
+        damage_modifier=st.integers(-2, 6),
+        vital_modifier=st.none() | st.integers(0, 3),
+        handicap=st.sampled_from(["", "Genou raide"]),
+        handicap_penalty=st.integers(-3, 0),
+    ),
+    st.builds(
+        rules.Damage,
+        amount=st.integers(0, 22) | st.sampled_from(["-4", "-1", "1d6-3", "2d8"]),
+        body_part=st.sampled_from(PARTS),
+        damage_type=st.sampled_from(TYPES),
+        hits=st.integers(1, 3),
+    ),
+    st.builds(
+        rules.InflictWound,
+        grade=st.sampled_from(list(RS.grades)),
+        body_part=st.sampled_from(PARTS),
+        psychological=st.booleans(),
+        tenacity_test=st.booleans(),
+    ),
+    st.builds(rules.TenacityTest, psychological=st.booleans(), opposition=st.none() | st.integers(0, 16)),
+    st.builds(rules.TreatWound, wound_id=wound_ids, treatment=st.sampled_from(list(RS.treatments))),
+    st.builds(rules.DiagnoseWound, wound_id=wound_ids, diagnosis=st.sampled_from(["", "Fracture"])),
+    st.builds(
+        rules.SetHandicap, wound_id=wound_ids, handicap=st.sampled_from(["", "Boite"]), penalty=st.integers(-3, 0)
+    ),
+    st.builds(rules.WorseningRisk, wound_id=wound_ids, opposition=st.none() | st.integers(0, 16)),
+    st.builds(
+        rules.SupernaturalHealing,
+        success_level=st.sampled_from(list(RS.success_levels)),
+        wound_id=st.none() | wound_ids,
+    ),
+    st.builds(rules.Heal, amount=st.integers(0, 6), magical=st.booleans()),
+    st.builds(rules.EndConflict),
+    st.builds(rules.EraseWound, wound_id=wound_ids),
+    st.builds(rules.SetCondition, condition=st.sampled_from(CONDITIONS), active=st.booleans()),
+    st.builds(rules.ClearConditions),
+    st.builds(rules.LongRest, hours=st.integers(0, 12), interrupted=st.booleans()),
+    st.builds(rules.AdvanceTime, unit=st.sampled_from(list(RS.time_units)), count=st.integers(1, 30)),
+    st.builds(lambda n: rules.Edit(changes={"physique": n}), st.integers(-3, 8)),
+)
+start_sheets = st.builds(
+    lambda npc, physique, mental, skill, bonus, armoured: rules.new_sheet(
+        "severite",
+        is_npc=npc,
+        physique=physique,
+        mental=mental,
+        tenacity_skill=skill,
+        tenacity_bonus=bonus,
+        equipment=[ARMOUR] if armoured else [],
+    ),
+    st.booleans(),
+    st.integers(-2, 6),
+    st.integers(-2, 6),
+    st.booleans(),
+    st.integers(0, 3),
+    st.booleans(),
+)
+
+SEVERITY_LINE = re.compile(r"^Sévérité = (−?\d+) − (−?\d+) = (−?\d+)\.$")
+
+
+def _int(text: str) -> int:
+    return int(text.replace("−", "-"))
+
+
+def check_invariants(before: Any, action: Any, outcome: rules.Outcome) -> None:
+    after = outcome.sheet
+    derived = rules.derive(after)
+    # The gauge never goes below 0, and is what the wounds hold.
+    assert derived.current >= 0
+    assert all(w.notches >= 0 for w in after.wounds)
+    assert derived.current == sum(w.notches for w in after.wounds)
+    # A negative Sévérité never adds a wound.
+    for entry in outcome.log:
+        match = SEVERITY_LINE.match(entry)
+        if match:
+            power, resistance, severity = (_int(g) for g in match.groups())
+            assert severity == power - resistance
+    if isinstance(action, rules.Strike) and not before.dead:
+        severities = [_int(m.group(3)) for m in map(SEVERITY_LINE.match, outcome.log) if m]
+        assert len(severities) == 1
+        if severities[0] < 0:
+            assert after == before
+            assert "no_wound" in outcome.events
+    # Rest never heals an untreated wound.
+    if isinstance(action, rules.LongRest):
+        kept = {w.id: w for w in after.wounds}
+        for wound in before.wounds:
+            if wound.treatment is None:
+                assert wound.id in kept
+                assert (kept[wound.id].grade, kept[wound.id].notches) == (wound.grade, wound.notches)
+    # The derived values the UI relies on are all there and explained.
+    for name in ("current", "maximum", "temporary", "state", "roll_penalty", "conditions", "condition_reasons"):
+        assert derived.explain(name)
+    assert derived.state in RS.health_states
+    assert derived.roll_penalty <= 0
+    # The sheet survives a JSON round trip.
+    assert rules.sheet_from_json(rules.sheet_to_json(after)) == after
+
+
+@given(start_sheets, st.lists(actions, max_size=25), st.integers(0, 2**32))
+def test_random_action_sequences_keep_the_invariants(start: Any, sequence: list[Any], seed: int) -> None:
+    """« Chaque Blessure que vous allez subir va remplir une jauge de Trauma » — whatever happens, the gauge is
+    the wounds' notches, never below 0; rest never heals an untreated wound; nothing is mutated."""
+    rng = random.Random(seed)
+    s = start
+    for action in sequence:
+        dump = s.model_dump()
+        try:
+            outcome = rules.apply(s, action, rng)
+        except rules.Refused:
+            assert s.model_dump() == dump
+            continue
+        assert s.model_dump() == dump, f"{action.title()} changed its input"
+        check_invariants(s, action, outcome)
+        s = outcome.sheet
+
+
+@given(st.integers(0, 14), st.integers(-5, 10), st.sampled_from(list(RS.body_parts)), st.integers(0, 2**32))
+def test_a_negative_severity_never_adds_a_wound(margin: int, modifier: int, part: str, seed: int) -> None:
+    """« Si le résultat est négatif, cela signifie que l’attaque n’a pas causé suffisamment de dommages pour
+    créer une Blessure. »"""
+    armour = {"name": "Pavois", "body_parts": [part], "protections": [{"damage_type": "percant", "modifier": 50}]}
+    s = rules.new_sheet("severite", equipment=[armour])
+    strike = rules.Strike(margin=margin, damage_type="percant", body_part=part, damage_modifier=modifier)
+    out = rules.apply(s, strike, random.Random(seed))
+    assert out.sheet == s
+    assert "no_wound" in out.events
+
+
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(list(RS.grades)), st.integers(0, 9), st.sampled_from([None, *RS.treatments])),
+        max_size=8,
+    ),
+    st.integers(1, 5),
+)
+def test_rest_never_heals_an_untreated_wound(wounds: list[tuple[str, int, str | None]], rests: int) -> None:
+    """« Si par négligence ou par manque de moyens un personnage ne traite pas ses Blessures, celles-ci ne
+    guériront pas avec du repos »"""
+    s = rules.new_sheet(
+        "severite",
+        wounds=[{"id": i + 1, "grade": g, "notches": n, "treatment": t} for i, (g, n, t) in enumerate(wounds)],
+    )
+    untreated = [w for w in s.wounds if w.treatment is None]
+    treated_notches = sum(w.notches for w in s.wounds if w.treatment is not None)
+    for _ in range(rests):
+        s = rules.apply(s, rules.AdvanceTime(unit="day")).sheet
+        s = rules.apply(s, rules.LongRest(hours=8)).sheet
+    assert [w for w in s.wounds if w.treatment is None] == untreated
+    # … and every treated wound gave back one notch per rest, down to 0.
+    given_back = sum(min(rests, n) for _, n, t in wounds if t is not None)
+    assert sum(w.notches for w in s.wounds if w.treatment is not None) == treated_notches - given_back
+
+
+# --------------------------------------------------------------------------------------------------
+# The rule table
+# --------------------------------------------------------------------------------------------------
+
+
+def test_a_copy_of_the_shipped_table_loads_equal() -> None:
+    """« Il n’est pas systématique de prendre note de ces Blessures » — every choice is data a GM can copy."""
+    assert rules.load_rules_table("severite", SHIPPED) == RS
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "field"),
+    [
+        ("min_severity = 5", 'min_severity = "cinq"', "grades › grave › min_severity"),
+        (
+            'label = "Jouable"\nopposition = 8',
+            'label = "Jouable"\nopposition = -8',
+            "trauma › tiers › n° 2 › opposition",
+        ),
+        ("notches_per_tier = 2", "notches_per_tier = 0", "trauma › notches_per_tier"),
+        ('tenacity = "stoique"', 'tenacity = "stoïque"', "success_levels.correcte"),
+        ("min_severity = 8", "min_severity = 4", "grades"),
+        ("facility_rolls = 2", "facility_rolls = 2\nfacilty = 3", "power › facilty"),
+        ('colour = "#c62828"', 'colour = "rouge"', "health_states › hors_de_combat › colour"),
+    ],
+)
+def test_a_broken_table_names_the_file_and_the_field(tmp_path: Path, old: str, new: str, field: str) -> None:
+    """« La jauge est composée de 4 paliers comprenant deux crans de Trauma. » — a GM's copy is checked like the
+    shipped one."""
+    text = SHIPPED.read_text(encoding="utf-8")
+    assert old in text
+    broken = tmp_path / "maison.toml"
+    broken.write_text(text.replace(old, new, 1), encoding="utf-8")
+    with pytest.raises(rules.RulesetError) as err:
+        rules.load_rules_table("severite", broken)
+    message = str(err.value)
+    assert str(broken) in message
+    assert field in message
+
+
+def test_a_table_that_is_not_toml(tmp_path: Path) -> None:
+    """« Au premier palier aucun test ne sera nécessaire. »"""
+    broken = tmp_path / "maison.toml"
+    broken.write_text("[trauma\nnotches_per_tier = 2\n", encoding="utf-8")
+    with pytest.raises(rules.RulesetError, match="syntaxe TOML invalide"):
+        rules.load_rules_table("severite", broken)
+
+
+def test_a_house_table_changes_the_rules(tmp_path: Path) -> None:
+    """« Une Blessure Légère commence à devenir problématique » — a GM may make it weigh two notches."""
+    text = SHIPPED.read_text(encoding="utf-8").replace(
+        "# « font monter la jauge de Trauma » : un cran (V2).\nnotches = 1", "notches = 2"
+    )
+    path = tmp_path / "maison.toml"
+    path.write_text(text, encoding="utf-8")
+    table = rules.load_rules_table("severite", path)
+    out = rules.apply(rules.new_sheet("severite"), rules.Damage(amount=3), rules_table=table)
+    assert rules.derive(out.sheet, table).current == 2
+
+
+# --------------------------------------------------------------------------------------------------
+# Sheets
+# --------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("fields", "expected"),
+    [
+        ({"physique": 99}, "« Physique » : doit être inférieur ou égal à 20"),
+        ({"tenacity_bonus": "beaucoup"}, "« bonus de Ténacité » : doit être un nombre entier"),
+        (
+            {"wounds": [{"id": 1, "grade": "grave"}, {"id": 1, "grade": "legere"}]},
+            "deux blessures portent le même numéro",
+        ),
+        (
+            {"wounds": [{"id": 1, "grade": "grave", "notches": -1}]},
+            "« blessures › n° 1 › crans » : doit être supérieur ou égal à 0",
+        ),
+        ({"turn_timers": [{"condition": "tourmente", "turns": 2}]}, "n'est pas en place"),
+        ({"equipment": [{"name": "", "body_parts": []}]}, "« équipement › n° 1 › nom » : est trop court (au moins 1)"),
+        ({"trauma": 3}, "« trauma » : n'est pas un champ connu"),
+    ],
+)
+def test_bad_sheet_fields_give_french_lines(fields: dict[str, Any], expected: str) -> None:
+    """« Chaque Blessure que vous allez subir va remplir une jauge de Trauma, qui est représentée dans votre fiche
+    personnage. »"""
+    with pytest.raises(rules.SheetError) as err:
+        rules.new_sheet("severite", **fields)
+    assert any(expected in entry for entry in err.value.lines), err.value.lines
+
+
+def test_json_round_trip_of_a_full_sheet() -> None:
+    """« Il peut être intéressant alors de pouvoir en faire un diagnostic par une personne compétente. »"""
+    s = rules.demo_sheet("severite")
+    s = rules.apply(s, rules.DiagnoseWound(wound_id=2, diagnosis="Hématome « profond »")).sheet
+    s = rules.apply(s, rules.Damage(amount=14, body_part="bras_droit", rolls=(10, 6))).sheet
+    assert s.wounds[-1].crippled
+    text = rules.sheet_to_json(s)
+    back = rules.sheet_from_json(text)
+    assert back == s
+    assert rules.sheet_from_data(rules.sheet_to_data(s)) == s
+    assert hash(back) == hash(s)
+
+
+def test_apply_never_mutates_its_input() -> None:
+    """« il suffit de les soustraire afin d’obtenir la Sévérité » — and the sheet given is left as it was."""
+    s = rules.demo_sheet("severite")
+    dump = s.model_dump()
+    for action in (
+        rules.Strike(margin=12, damage_type="percant", body_part="tete", rolls=(4, 16, 1, 20)),
+        rules.EndConflict(),
+        rules.LongRest(hours=8),
+        rules.SupernaturalHealing(success_level="phenomenale", wound_id=1),
+        rules.Edit(changes={"wounds": []}),
+    ):
+        rules.apply(s, action)
+        assert s.model_dump() == dump
+
+
+# --------------------------------------------------------------------------------------------------
+# The quotes in these tests are the seed's words
+# --------------------------------------------------------------------------------------------------
