@@ -6,10 +6,8 @@ heals an untreated wound; ``apply`` never mutates its input; a sheet survives a 
 
 from __future__ import annotations
 
-import inspect
 import random
 import re
-import sys
 from pathlib import Path
 from typing import Any
 
