@@ -74,6 +74,33 @@ def main() -> None:
     print(f"rules.derive (toutes les valeurs)     : {(N // 10) / t_derive:12,.0f} fiches/s")
     verdict = "atteint" if rate_rules >= 100_000 else "NON atteint"
     print(f"objectif 100 000 actions/s           : {verdict}")
+    print()
+    print("Par système (dégâts 1 / soins 1 alternés ; derive de la fiche de démonstration) :")
+    for system_id in rules.SYSTEMS:
+        demo = rules.demo_sheet(system_id)
+        kinds = {a.__name__ for a in rules.describe(system_id).actions}
+        line = f"  {system_id:10}"
+        if {"Damage", "Heal"} <= kinds and "trauma" not in rules.describe(system_id).features:
+            start = rules.apply(demo, rules.Heal(amount=1000, magical=True), rng).sheet
+            hit, cure = rules.Damage(amount=1), rules.Heal(amount=1)
+
+            def run_system(start: object = start, hit: rules.Action = hit, cure: rules.Action = cure) -> None:
+                s = start
+                for i in range(N // 4):
+                    s = rules.apply(s, hit if i % 2 else cure, rng).sheet
+
+            t = timed(run_system)
+            line += f" apply {(N // 4) / t:10,.0f} actions/s ({t / (N // 4) / (t_plain / N):5.1f} × le dict)"
+        else:
+            line += " apply        (pas de points de vie : jauge de Trauma)            "
+
+        def run_system_derive(demo: object = demo) -> None:
+            for _ in range(N // 20):
+                rules.derive(demo)
+
+        t = timed(run_system_derive)
+        line += f" ; derive {(N // 20) / t:8,.0f} fiches/s"
+        print(line)
 
 
 if __name__ == "__main__":
