@@ -1,33 +1,127 @@
-"""Minimal window (until the sheet window lands): a demo Douaratil sheet's numbers from the core."""
+"""Start the app: ``sheet-app [FICHIER…]``, ``sheet-app --check FICHIER…``.
+
+Without argument the sheets open at the last exit come back (or the welcome screen); with files, they
+open in tabs. Without a display (no DISPLAY / WAYLAND_DISPLAY on Linux) Qt runs off screen, and says so.
+"""
 
 from __future__ import annotations
 
+import argparse
+import importlib.util
 import os
 import sys
+from pathlib import Path
+from typing import Any
 
-import rules
+USAGE = "sheet-app [FICHIER…] | sheet-app --check FICHIER…"
 
 
-def _ensure_platform() -> None:
+class _FrenchParser(argparse.ArgumentParser):
+    """argparse speaking French (usage line and errors)."""
+
+    def format_usage(self) -> str:
+        return f"utilisation : {USAGE}\n"
+
+    def format_help(self) -> str:
+        return (
+            self.format_usage()
+            + "\nFiche de personnage : santé, dégâts, états, blessures, repos.\n\n"
+            + "arguments :\n"
+            + "  FICHIER            fiches à ouvrir dans des onglets (.fiche.json)\n"
+            + "options :\n"
+            + "  --check FICHIER…   vérifie des fichiers sans ouvrir de fenêtre\n"
+            + "                     (code de sortie 0 si tous sont valides)\n"
+            + "  -h, --help         affiche cette aide\n"
+        )
+
+    def error(self, message: str) -> Any:
+        self.exit(2, f"{self.format_usage()}sheet-app : erreur : {message}\n")
+
+
+def parse(argv: list[str]) -> argparse.Namespace:
+    parser = _FrenchParser(prog="sheet-app", add_help=False)
+    parser.add_argument("-h", "--help", action="help")
+    parser.add_argument("files", nargs="*")
+    return parser.parse_args(argv)
+
+
+def ensure_platform() -> bool:
+    """Fall back to the offscreen platform when there is no screen; True when it did."""
     if (
         not os.environ.get("QT_QPA_PLATFORM")
         and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
         and sys.platform.startswith("linux")
     ):
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
-        sys.stderr.write("Pas d'écran détecté : sheet_app démarre hors écran (QT_QPA_PLATFORM=offscreen).\n")
+        sys.stderr.write(
+            "Pas d'écran détecté : la fiche de personnage démarre hors écran (QT_QPA_PLATFORM=offscreen) ; "
+            "aucune fenêtre ne sera visible.\n"
+        )
+        return True
+    return False
+
+
+def check(paths: list[str]) -> int:
+    """``--check``: the files helper's command line when it is there, else a plain check."""
+    if importlib.util.find_spec("sheet_app.cli_check") is not None:
+        from sheet_app import cli_check
+
+        return int(cli_check.main(paths))
+    from sheet_app import files
+
+    if not paths:
+        sys.stderr.write(f"utilisation : {USAGE}\n")
+        return 2
+    bad = 0
+    for path, message in files.check_files([Path(p) for p in paths]):
+        if message is None:
+            sys.stdout.write(f"{path} : valide\n")
+        else:
+            bad += 1
+            sys.stderr.write(message + "\n")
+    return 1 if bad else 0
+
+
+def install_translations(app: Any) -> None:
+    """Qt's own French texts (standard dialogs, context menus of text fields)."""
+    from PySide6.QtCore import QLibraryInfo, QLocale, QTranslator
+
+    QLocale.setDefault(QLocale(QLocale.Language.French, QLocale.Country.France))
+    folder = QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
+    for name in ("qtbase_fr",):
+        translator = QTranslator(app)
+        if translator.load(name, folder):
+            app.installTranslator(translator)
 
 
 def run(argv: list[str]) -> int:
-    _ensure_platform()
-    from PySide6.QtWidgets import QApplication, QLabel, QMainWindow
+    if "--check" in argv:
+        rest = list(argv)
+        rest.remove("--check")
+        return check(rest)
+    args = parse(argv)
+    ensure_platform()
+    from PySide6.QtWidgets import QApplication
 
-    app = QApplication.instance() or QApplication([sys.argv[0], *argv])
-    sheet = rules.demo_sheet("douaratil")
-    d = rules.derive(sheet)
-    window = QMainWindow()
-    window.setWindowTitle(f"sheet_app — {sheet.name}")
-    label = QLabel(f"{sheet.name} — {d.explain('current')}\n{d.explain('maximum')}\n{d.explain('state')}")
-    window.setCentralWidget(label)
+    from sheet_app.main_window import MainWindow
+
+    app = QApplication.instance() or QApplication([sys.argv[0]])
+    QApplication.setApplicationName("sheet_app")
+    QApplication.setApplicationDisplayName("Fiche de personnage")
+    install_translations(app)
+    window = MainWindow()
+    start(window, [Path(f) for f in args.files])
     window.show()
     return int(app.exec())
+
+
+def start(window: Any, files: list[Path]) -> None:
+    """Open ``files``; without any, the last session's sheets, or the welcome screen."""
+    if files:
+        window.open_paths(files)
+        return
+    last = [p for p in window.settings.last_session() if p.exists()]
+    if last:
+        window.open_paths(last)
+    else:
+        window.show_welcome()

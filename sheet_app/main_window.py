@@ -1,0 +1,384 @@
+"""The main window: sheets in tabs, the menus, undo/redo naming the action, the welcome screen."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QUndoGroup
+from PySide6.QtWidgets import QMainWindow, QMenu, QStackedWidget, QTabWidget, QWidget
+
+import rules
+from sheet_app import files
+from sheet_app.controller import DocumentController, OpenSheet
+from sheet_app.settings import Settings, examples_dir
+from sheet_app.welcome import NewSheetDialog, WelcomePage
+from ui import prompts
+from ui.sheet_view import SheetView
+
+APP_TITLE = "Fiche de personnage"
+
+
+class MainWindow(QMainWindow):
+    def __init__(
+        self, settings: Settings | None = None, rng: random.Random | None = None, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.settings = settings if settings is not None else Settings()
+        self.rng = rng if rng is not None else random.Random()
+        self.controller = DocumentController(self.settings, self.rng, self)
+        self.undo_group = QUndoGroup(self)
+        self.docs: dict[SheetView, OpenSheet] = {}
+
+        self.tabs = QTabWidget()
+        self.tabs.setObjectName("sheetTabs")
+        self.tabs.setDocumentMode(True)
+        self.tabs.setTabsClosable(True)
+        self.tabs.setMovable(True)
+        self.tabs.tabCloseRequested.connect(lambda i: self.close_view(self.tabs.widget(i)))
+        self.tabs.currentChanged.connect(self._on_current_changed)
+        self.welcome = WelcomePage()
+        self.welcome.new_form.created.connect(self.add_new_sheet)
+        self.welcome.open_requested.connect(self.open_dialog)
+        self.welcome.path_chosen.connect(lambda p: self.open_paths([p]))
+        self.welcome.demo_chosen.connect(self.open_demo)
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self.welcome)
+        self.stack.addWidget(self.tabs)
+        self.setCentralWidget(self.stack)
+        self._build_actions()
+        self._build_menus()
+        self.refresh_recent()
+        geometry = self.settings.geometry()
+        if geometry is None or not self.restoreGeometry(geometry):
+            self.resize(1280, 800)
+        self._update_title()
+        self._update_actions()
+
+    def sizeHint(self) -> QSize:
+        return QSize(1280, 800)
+
+    # --- actions and menus ----------------------------------------------------------------------------
+
+    def _action(self, text: str, slot: Any, shortcut: Any = None, name: str = "") -> QAction:
+        action = QAction(text, self)
+        if shortcut is not None:
+            if isinstance(shortcut, list):
+                action.setShortcuts(shortcut)
+            else:
+                action.setShortcut(shortcut)
+        action.triggered.connect(slot)
+        if name:
+            action.setObjectName(name)
+        self.addAction(action)
+        return action
+
+    def _build_actions(self) -> None:
+        key = QKeySequence
+        self.act_new = self._action(self.tr("&Nouvelle fiche…"), self.new_dialog, key.StandardKey.New, "actNew")
+        self.act_open = self._action(self.tr("&Ouvrir…"), self.open_dialog, key.StandardKey.Open, "actOpen")
+        self.act_save = self._action(self.tr("&Enregistrer"), self.save, key.StandardKey.Save, "actSave")
+        self.act_save_as = self._action(self.tr("Enregistrer &sous…"), self.save_as, key("Ctrl+Shift+S"), "actSaveAs")
+        self.act_close = self._action(self.tr("&Fermer la fiche"), self.close_current, key("Ctrl+W"), "actClose")
+        self.act_quit = self._action(self.tr("&Quitter"), self.close, key("Ctrl+Q"), "actQuit")
+        self.act_undo = self._action(self.tr("&Annuler"), self.undo_group.undo, key("Ctrl+Z"), "actUndo")
+        self.act_redo = self._action(
+            self.tr("&Rétablir"), self.undo_group.redo, [key("Ctrl+Shift+Z"), key("Ctrl+Y")], "actRedo"
+        )
+        self.undo_group.undoTextChanged.connect(self._update_undo_texts)
+        self.undo_group.redoTextChanged.connect(self._update_undo_texts)
+        self.undo_group.canUndoChanged.connect(self._update_undo_texts)
+        self.undo_group.canRedoChanged.connect(self._update_undo_texts)
+        self.undo_group.cleanChanged.connect(lambda _clean: self._update_title())
+        self.act_gm = self._action(self.tr("Vue &meneur (tout voir)"), self.set_gm_view, key("Ctrl+M"), "actGm")
+        self.act_gm.setCheckable(True)
+        self.act_gm.setToolTip(self.tr("La vue joueur masque ce que les règles cachent au joueur."))
+        self.act_damage = self._action(self.tr("&Dégâts…"), lambda: self._quick("damage"), key("Ctrl+D"), "actDamage")
+        self.act_heal = self._action(self.tr("&Soins…"), lambda: self._quick("heal"), key("Ctrl+H"), "actHeal")
+        self.act_temporary = self._action(
+            self.tr("Points &temporaires…"), lambda: self._quick("temporary"), key("Ctrl+T"), "actTemporary"
+        )
+        self.act_conditions = self._action(
+            self.tr("Aller aux &états"), lambda: self._focus("conditions"), key("Ctrl+E"), "actConditions"
+        )
+        self.act_journal = self._action(
+            self.tr("Aller au &journal"), lambda: self._focus("journal"), key("Ctrl+J"), "actJournal"
+        )
+        self.act_welcome = self._action(self.tr("&Accueil"), self.show_welcome, None, "actWelcome")
+        self.act_about = self._action(self.tr("À &propos"), self.about, None, "actAbout")
+
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        file_menu = bar.addMenu(self.tr("&Fichier"))
+        file_menu.addAction(self.act_new)
+        file_menu.addAction(self.act_open)
+        self.recent_menu = QMenu(self.tr("Fiches &récentes"), self)
+        file_menu.addMenu(self.recent_menu)
+        demo_menu = file_menu.addMenu(self.tr("Fiches de &démonstration"))
+        for system_id in rules.SYSTEMS:
+            label = rules.describe(system_id).label
+            action = demo_menu.addAction(label)
+            action.triggered.connect(lambda _=False, s=system_id: self.open_demo(s))
+        file_menu.addSeparator()
+        file_menu.addAction(self.act_save)
+        file_menu.addAction(self.act_save_as)
+        file_menu.addSeparator()
+        file_menu.addAction(self.act_close)
+        file_menu.addAction(self.act_quit)
+        edit_menu = bar.addMenu(self.tr("É&dition"))
+        edit_menu.addAction(self.act_undo)
+        edit_menu.addAction(self.act_redo)
+        sheet_menu = bar.addMenu(self.tr("Fi&che"))
+        for action in (self.act_damage, self.act_heal, self.act_temporary):
+            sheet_menu.addAction(action)
+        sheet_menu.addSeparator()
+        sheet_menu.addAction(self.act_conditions)
+        sheet_menu.addAction(self.act_journal)
+        view_menu = bar.addMenu(self.tr("&Affichage"))
+        view_menu.addAction(self.act_gm)
+        view_menu.addAction(self.act_welcome)
+        help_menu = bar.addMenu(self.tr("Ai&de"))
+        help_menu.addAction(self.act_about)
+
+    def refresh_recent(self) -> None:
+        self.recent_menu.clear()
+        recent = self.settings.recent_files()
+        for path in recent:
+            action = self.recent_menu.addAction(f"{path.name} — {path.parent}")
+            action.setEnabled(path.exists())
+            action.triggered.connect(lambda _=False, p=path: self.open_paths([p]))
+        if not recent:
+            empty = self.recent_menu.addAction(self.tr("(aucune)"))
+            empty.setEnabled(False)
+        self.welcome.set_recent(recent)
+
+    # --- the open sheets -----------------------------------------------------------------------------
+
+    def current_view(self) -> SheetView | None:
+        widget = self.tabs.currentWidget()
+        return widget if isinstance(widget, SheetView) else None
+
+    def current_doc(self) -> OpenSheet | None:
+        view = self.current_view()
+        return self.docs.get(view) if view is not None else None
+
+    def add_doc(self, doc: OpenSheet) -> SheetView:
+        view = SheetView(vm=doc.vm)
+        doc.vm.setParent(view)
+        self.docs[view] = doc
+        self.undo_group.addStack(doc.vm.undo_stack)
+        view.titleChanged.connect(self._on_view_title)
+        doc.vm.setObjectName(f"vm_{doc.vm.sheet.system}")
+        doc.vm.set_gm_view(self.act_gm.isChecked())
+        index = self.tabs.addTab(view, "")
+        self._update_tab(view)
+        self.stack.setCurrentWidget(self.tabs)
+        self.tabs.setCurrentIndex(index)
+        self._update_actions()
+        return view
+
+    def add_new_sheet(self, sheet: Any) -> SheetView:
+        return self.add_doc(self.controller.new(sheet))
+
+    def open_paths(self, paths: list[Path]) -> list[SheetView]:
+        views = []
+        for path in paths:
+            resolved = Path(path).resolve()
+            already = next((v for v, d in self.docs.items() if d.path and d.path.resolve() == resolved), None)
+            if already is not None:
+                self.tabs.setCurrentWidget(already)
+                views.append(already)
+                continue
+            opened = self.controller.open(Path(path), self)
+            for doc in opened or ():
+                views.append(self.add_doc(doc))
+        self.refresh_recent()
+        return views
+
+    def open_demo(self, system_id: str) -> SheetView | None:
+        """A demo sheet: a copy to play with (saving asks for a new file, never over the shipped one)."""
+        path = examples_dir() / f"{system_id}.fiche.json"
+        try:
+            doc, _ = files.read_document(path)
+            sheet, journal = doc.sheets[0], tuple(doc.journals[0]) if doc.journals else ()
+        except files.FileProblem:
+            sheet, journal = rules.demo_sheet(system_id), ()
+        return self.add_doc(self.controller.new(sheet, journal))
+
+    def close_view(self, view: QWidget | None) -> bool:
+        if not isinstance(view, SheetView):
+            return False
+        doc = self.docs.get(view)
+        if doc is None:
+            return False
+        self.tabs.setCurrentWidget(view)
+        if not self.controller.close(doc, self):
+            return False
+        self.undo_group.removeStack(doc.vm.undo_stack)
+        view.unbind()
+        del self.docs[view]
+        self.tabs.removeTab(self.tabs.indexOf(view))
+        view.deleteLater()
+        if not self.docs:
+            self.stack.setCurrentWidget(self.welcome)
+        self._update_title()
+        self._update_actions()
+        return True
+
+    def close_current(self) -> None:
+        view = self.current_view()
+        if view is not None:
+            self.close_view(view)
+
+    # --- commands ------------------------------------------------------------------------------------
+
+    def new_dialog(self) -> None:
+        dialog = NewSheetDialog(self)
+        if dialog.exec() == NewSheetDialog.DialogCode.Accepted and dialog.sheet is not None:
+            self.add_new_sheet(dialog.sheet)
+
+    def open_dialog(self) -> None:
+        paths = prompts.open_paths(self, self.controller.last_folder)
+        if paths:
+            self.open_paths(paths)
+
+    def save(self) -> bool:
+        doc = self.current_doc()
+        if doc is None:
+            return False
+        done = self.controller.save(doc, self)
+        self._after_save(doc)
+        return done
+
+    def save_as(self) -> bool:
+        doc = self.current_doc()
+        if doc is None:
+            return False
+        done = self.controller.save_as(doc, self)
+        self._after_save(doc)
+        return done
+
+    def _after_save(self, doc: OpenSheet) -> None:
+        for view, d in self.docs.items():
+            if d is doc:
+                self._update_tab(view)
+        self.refresh_recent()
+
+    def set_gm_view(self, on: bool) -> None:
+        self.act_gm.setChecked(on)
+        for doc in self.docs.values():
+            doc.vm.set_gm_view(on)
+        self._update_title()
+
+    def show_welcome(self) -> None:
+        self.refresh_recent()
+        self.stack.setCurrentWidget(self.welcome)
+
+    def about(self) -> None:
+        systems = ", ".join(f"{rules.describe(s).label} (graine {rules.describe(s).seed})" for s in rules.SYSTEMS)
+        prompts.show_info(
+            self,
+            self.tr("À propos"),
+            self.tr("Fiche de personnage : la santé des personnages pour les jeux de rôle francophones.\n")
+            + self.tr("Systèmes disponibles : {0}.").format(systems),
+        )
+
+    def _quick(self, mode: str) -> None:
+        view = self.current_view()
+        if view is not None:
+            self.stack.setCurrentWidget(self.tabs)
+            view.focus_quick_entry(mode)
+
+    def _focus(self, what: str) -> None:
+        view = self.current_view()
+        if view is None:
+            return
+        self.stack.setCurrentWidget(self.tabs)
+        target = view.conditions.view if what == "conditions" else view.journal.view
+        target.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    # --- titles and states ---------------------------------------------------------------------------
+
+    def _on_current_changed(self, _index: int) -> None:
+        doc = self.current_doc()
+        self.undo_group.setActiveStack(doc.vm.undo_stack if doc is not None else None)
+        self._update_title()
+        self._update_actions()
+        self._update_undo_texts()
+
+    def _on_view_title(self) -> None:
+        view = self.sender()
+        if isinstance(view, SheetView):
+            self._update_tab(view)
+
+    def _update_tab(self, view: SheetView) -> None:
+        doc = self.docs.get(view)
+        index = self.tabs.indexOf(view)
+        if doc is None or index < 0:
+            return
+        label = rules.describe(doc.vm.sheet.system).label
+        mark = " *" if doc.is_modified() else ""
+        self.tabs.setTabText(index, f"{doc.display_name()}{mark}")
+        self.tabs.setTabToolTip(index, f"{label} — {doc.path or self.tr('pas encore enregistrée')}")
+        if view is self.current_view():
+            self._update_title()
+
+    def _update_title(self) -> None:
+        doc = self.current_doc()
+        if doc is None:
+            self.setWindowTitle(APP_TITLE)
+            self.setWindowModified(False)
+            return
+        label = rules.describe(doc.vm.sheet.system).label
+        view = self.tr(" (vue meneur)") if self.act_gm.isChecked() else ""
+        self.setWindowTitle(f"{doc.display_name()} — {label}{view}[*] — {APP_TITLE}")
+        self.setWindowModified(doc.is_modified())
+        current = self.current_view()
+        if current is not None:
+            index = self.tabs.indexOf(current)
+            mark = " *" if doc.is_modified() else ""
+            self.tabs.setTabText(index, f"{doc.display_name()}{mark}")
+
+    def _update_actions(self) -> None:
+        has = self.current_doc() is not None
+        for action in (
+            self.act_save,
+            self.act_save_as,
+            self.act_close,
+            self.act_damage,
+            self.act_heal,
+            self.act_temporary,
+            self.act_conditions,
+            self.act_journal,
+        ):
+            action.setEnabled(has)
+        doc = self.current_doc()
+        self.act_temporary.setEnabled(has and doc is not None and doc.vm.has("temporary"))
+        self._update_undo_texts()
+
+    def _update_undo_texts(self, *_: object) -> None:
+        group = self.undo_group
+        undo, redo = group.undoText(), group.redoText()
+        self.act_undo.setEnabled(group.canUndo())
+        self.act_redo.setEnabled(group.canRedo())
+        self.act_undo.setText(
+            self.tr("&Annuler : {0}").format(undo) if group.canUndo() and undo else self.tr("&Annuler")
+        )
+        self.act_redo.setText(
+            self.tr("&Rétablir : {0}").format(redo) if group.canRedo() and redo else self.tr("&Rétablir")
+        )
+
+    # --- closing -------------------------------------------------------------------------------------
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        session = [d.path for d in self.docs.values() if d.path is not None]
+        for view in list(self.docs):
+            if not self.close_view(view):
+                event.ignore()
+                return
+        self.settings.set_last_session(session)
+        self.settings.set_geometry(self.saveGeometry())
+        self.settings.sync()
+        event.accept()

@@ -1,0 +1,79 @@
+"""Where the app keeps its things, and the little it remembers between runs.
+
+User folders come from platformdirs (on Linux they follow ``XDG_CONFIG_HOME`` / ``XDG_DATA_HOME``, which
+is how the tests point them at a temporary folder). QSettings keeps only the window geometry and the
+recent files (the last session's open sheets among them); everything else lives in the sheets.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import platformdirs
+from PySide6.QtCore import QByteArray, QSettings
+
+APP_NAME = "sheet_app"
+MAX_RECENT = 10
+
+
+def config_dir() -> Path:
+    return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False))
+
+
+def data_dir() -> Path:
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+
+
+def documents_dir() -> Path:
+    return Path(platformdirs.user_documents_dir())
+
+
+def examples_dir() -> Path:
+    """The demo sheets shipped with the app (``resources/examples``)."""
+    import resources
+
+    return Path(resources.__file__).resolve().parent / "examples"
+
+
+def _paths(value: object) -> list[Path]:
+    if value is None or value == "":
+        return []
+    items = value if isinstance(value, list) else [value]
+    return [Path(str(v)) for v in items if str(v)]
+
+
+class Settings:
+    """Geometry and recent files, in an INI file of the user's configuration folder."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path if path is not None else config_dir() / "sheet_app.ini"
+        self._q = QSettings(str(self.path), QSettings.Format.IniFormat)
+
+    def geometry(self) -> QByteArray | None:
+        value = self._q.value("window/geometry")
+        return value if isinstance(value, QByteArray) and not value.isEmpty() else None
+
+    def set_geometry(self, geometry: QByteArray) -> None:
+        self._q.setValue("window/geometry", geometry)
+
+    def recent_files(self) -> list[Path]:
+        return _paths(self._q.value("recent/files"))
+
+    def add_recent(self, path: Path) -> None:
+        path = Path(path).resolve()
+        files = [path, *(p for p in self.recent_files() if p != path)]
+        self._q.setValue("recent/files", [str(p) for p in files[:MAX_RECENT]])
+
+    def remove_recent(self, path: Path) -> None:
+        path = Path(path).resolve()
+        self._q.setValue("recent/files", [str(p) for p in self.recent_files() if p != path])
+
+    def last_session(self) -> list[Path]:
+        """The sheets that were open when the app last closed (reopened by ``sheet-app`` alone)."""
+        return _paths(self._q.value("recent/open"))
+
+    def set_last_session(self, paths: list[Path]) -> None:
+        self._q.setValue("recent/open", [str(Path(p).resolve()) for p in paths])
+
+    def sync(self) -> None:
+        self._q.sync()

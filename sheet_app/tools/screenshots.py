@@ -1,0 +1,112 @@
+"""Make ``docs/screenshots/<system>.png``: each system's demo sheet, played into a telling state.
+
+    .venv/bin/python -m sheet_app.tools.screenshots [DOSSIER]
+
+Runs off screen (no display needed), at 1280×800, with a seeded dice generator so the pictures only
+change when the sheet or the rules do. Settings go to a temporary folder, never the user's.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+SIZE = (1280, 800)
+
+
+def _scenes() -> dict[str, Callable[[Any], None]]:
+    """What is played on each demo sheet before the picture (system id → steps on the view-model)."""
+    import rules
+
+    def douaratil(vm: Any) -> None:
+        vm.apply(rules.GainTemporary(amount=4))
+        vm.apply(rules.Damage(amount="2d6+3"))
+        vm.apply(rules.AddWound(wound_type="plaie", severity="minor", bleeding=True, note="Coup d'épée au flanc"))
+        vm.apply(rules.SetExhaustion(level=2))
+        vm.apply(rules.SetCondition(condition="empoisonne"))
+
+    def d20(vm: Any) -> None:
+        vm.apply(rules.Damage(amount=4))
+        vm.apply(rules.AdvanceTime(unit="round", count=1))
+
+    def segments(vm: Any) -> None:
+        vm.apply(rules.Damage(amount=6, damage_type="tranchant"))
+        vm.apply(rules.AdvanceTime(unit="segment", count=1))
+
+    def severite(vm: Any) -> None:
+        vm.apply(rules.AdvanceTime(unit="turn", count=1))
+
+    return {"douaratil": douaratil, "d20": d20, "segments": segments, "severite": severite}
+
+
+def shoot(folder: Path) -> list[Path]:
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    settings_home = tempfile.mkdtemp(prefix="sheet_app_shots_")
+    os.environ["XDG_CONFIG_HOME"] = settings_home
+    os.environ["XDG_DATA_HOME"] = settings_home
+    from PySide6.QtWidgets import QApplication
+
+    import rules
+    from sheet_app.app import install_translations
+    from sheet_app.main_window import MainWindow
+    from ui import prompts
+
+    # The played demos are not kept: closing their windows must not ask about saving.
+    prompts.save_changes = lambda *args: "discard"  # type: ignore[assignment]
+
+    app = QApplication.instance() or QApplication([sys.argv[0]])
+    install_translations(app)
+    folder.mkdir(parents=True, exist_ok=True)
+    scenes = _scenes()
+    written = []
+
+    def settle() -> None:
+        for _ in range(8):
+            app.processEvents()
+
+    for system_id in rules.SYSTEMS:
+        window = MainWindow(rng=random.Random(2024))
+        window.resize(*SIZE)
+        window.show()
+        view = window.open_demo(system_id)
+        assert view is not None
+        settle()
+        scene = scenes.get(system_id)
+        if scene is not None:
+            scene(view.vm)
+        view.vm.undo_stack.setClean()
+        window.resize(*SIZE)
+        settle()
+        path = folder / f"{system_id}.png"
+        window.grab().save(str(path))
+        written.append(path)
+        window.close()
+        window.deleteLater()
+        settle()
+    window = MainWindow(rng=random.Random(1))
+    window.resize(*SIZE)
+    window.show()
+    window.show_welcome()
+    settle()
+    path = folder / "accueil.png"
+    window.grab().save(str(path))
+    written.append(path)
+    window.close()
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    folder = Path(args[0]) if args else Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+    for path in shoot(folder):
+        print(f"écrit : {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,498 @@
+"""Health: the state badge, the numbers and the bar, the quick entry (damage, healing, temporary
+points) and the list of derived values. Every number's tooltip is the rules' own explanation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from pydantic import ValidationError
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSizePolicy,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+import rules
+from ui import prompts
+from ui.health_bar import BarState, HealthBar, Tier
+from ui.texts import DERIVED_LABELS, DERIVED_SHOWN_ELSEWHERE, fmt_number, fmt_value, parse_int, tr_const
+from ui.undo_keys import pass_undo_when_unmodified
+from ui.viewmodel import Changes, SheetViewModel
+
+MAX_AMOUNT = 100_000
+BAR_NAMES = ("current", "maximum", "temporary", "nonlethal", "death_threshold", "state")
+
+
+def bar_state(vm: SheetViewModel) -> BarState:
+    """What the bar draws, read from the derived values (nothing computed here)."""
+    d = vm.derived
+    hidden = vm.is_hidden("current") or vm.is_hidden("maximum")
+    current, maximum = d.current, d.maximum
+    temporary = int(vm.value("temporary", 0) or 0)
+    nonlethal = int(vm.value("nonlethal", 0) or 0)
+    threshold = vm.value("death_threshold")
+    floor = int(threshold) if isinstance(threshold, int) and threshold < 0 else 0
+    _, colour = vm.state_label()
+    short = vm.info.points_short
+    if vm.has("trauma"):
+        tiers = tuple(_tiers(vm.info.extra.get("trauma_tiers", ())))
+        # The numbers are written above the gauge; inside, they would cover its notches.
+        return BarState(current, maximum, 0, 0, 0, colour, hidden, "", gauge=True, tiers=tiers)
+    if hidden:
+        return BarState(0, 0, 0, 0, 0, colour, True, f"{vm.shown('current')} / {vm.shown('maximum')} {short}")
+    text = f"{fmt_number(current)} / {fmt_number(maximum)} {short}"
+    return BarState(current, maximum, temporary, nonlethal, floor, colour, False, text)
+
+
+def _tiers(raw: Sequence[Any]) -> list[Tier]:
+    """Tiers of the Trauma gauge from ``extra["trauma_tiers"]``: (notches, label[, colour]) or mappings."""
+    palette = ("#7cb342", "#fdd835", "#fb8c00", "#e53935", "#8e24aa", "#4e342e")
+    tiers: list[Tier] = []
+    for i, item in enumerate(raw):
+        if isinstance(item, dict):
+            notches, label, colour = item.get("notches", 2), item.get("label", ""), item.get("colour", "")
+        else:
+            notches, label = item[0], item[1]
+            colour = item[2] if len(item) > 2 else ""
+        tiers.append(Tier(int(notches), str(label), str(colour or palette[min(i, len(palette) - 1)])))
+    return tiers
+
+
+class FlowRow(QGridLayout):
+    """Option controls, three to a row (keeps the column narrow when a system has many)."""
+
+    PER_ROW = 3
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setContentsMargins(0, 0, 0, 0)
+        self.setHorizontalSpacing(8)
+        self._count = 0
+
+    def addWidget(self, widget: QWidget, *args: object) -> None:  # type: ignore[override]
+        row, col = divmod(self._count, self.PER_ROW)
+        super().addWidget(widget, row, col)
+        self._count += 1
+
+    def finish(self) -> None:
+        self.setColumnStretch(self.PER_ROW, 1)
+
+
+class StateBadge(QLabel):
+    """The health state as a coloured badge (label and colour from the system's table)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("stateBadge")
+        self.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.setMinimumWidth(110)
+        font = QFont(self.font())
+        font.setBold(True)
+        font.setPointSizeF(font.pointSizeF() + 1)
+        self.setFont(font)
+
+    def show_state(self, label: str, colour: str, tooltip: str) -> None:
+        if label != self.text():
+            self.setText(label)
+            self.setAccessibleName(self.tr("État de santé : {0}").format(label))
+        self.setToolTip(tooltip)
+        style = f"#stateBadge {{ background: {colour}; color: white; border-radius: 10px; padding: 3px 12px; }}"
+        # A style sheet change re-polishes the widget: only when the colour really changes.
+        if style != self.styleSheet():
+            self.setStyleSheet(style)
+
+
+class HealthPanel(QGroupBox):
+    """State badge, current / maximum with their explanations, the bar, and the quick entry."""
+
+    def __init__(self, vm: SheetViewModel, parent: QWidget | None = None) -> None:
+        super().__init__(vm.info.points_label[:1].upper() + vm.info.points_label[1:], parent)
+        self.vm = vm
+        layout = QVBoxLayout(self)
+        top = QHBoxLayout()
+        self.badge = StateBadge()
+        top.addWidget(self.badge)
+        big = QFont(self.font())
+        big.setPointSizeF(big.pointSizeF() + 5)
+        big.setBold(True)
+        self.current_label = QLabel()
+        self.current_label.setObjectName("currentLabel")
+        self.current_label.setFont(big)
+        self.maximum_label = QLabel()
+        self.maximum_label.setObjectName("maximumLabel")
+        self.maximum_label.setFont(big)
+        slash = QLabel("/")
+        slash.setFont(big)
+        unit = QLabel(vm.info.points_short)
+        unit.setFont(big)
+        top.addSpacing(8)
+        top.addWidget(self.current_label)
+        top.addWidget(slash)
+        top.addWidget(self.maximum_label)
+        top.addWidget(unit)
+        top.addStretch(1)
+        layout.addLayout(top)
+        extras = QHBoxLayout()
+        self.extra_labels: dict[str, QLabel] = {}
+        for name in ("temporary", "nonlethal", "death_threshold"):
+            if name in vm.derived:
+                label = QLabel()
+                label.setObjectName(f"{name}Label")
+                self.extra_labels[name] = label
+                extras.addWidget(label)
+                extras.addSpacing(12)
+        extras.addStretch(1)
+        if self.extra_labels:
+            layout.addLayout(extras)
+        self.bar = HealthBar()
+        layout.addWidget(self.bar)
+        self.quick = QuickEntry(vm)
+        layout.addWidget(self.quick)
+        self.refresh()
+        vm.changed.connect(self._on_changed)
+
+    def refresh(self) -> None:
+        vm = self.vm
+        label, colour = vm.state_label()
+        self.badge.show_state(label, colour, vm.explain("state"))
+        self.current_label.setText(vm.shown("current"))
+        self.current_label.setToolTip(vm.explain("current"))
+        self.current_label.setAccessibleName(self.tr("Points actuels : {0}").format(vm.shown("current")))
+        self.maximum_label.setText(vm.shown("maximum"))
+        self.maximum_label.setToolTip(vm.explain("maximum"))
+        self.maximum_label.setAccessibleName(self.tr("Maximum effectif : {0}").format(vm.shown("maximum")))
+        texts = {
+            "temporary": self.tr("+{0} temporaires"),
+            "nonlethal": self.tr("non létaux : {0}"),
+            "death_threshold": self.tr("mort à {0}"),
+        }
+        for name, label_widget in self.extra_labels.items():
+            value = vm.value(name)
+            shown = vm.shown(name)
+            visible = vm.is_hidden(name) or bool(value) or name == "death_threshold"
+            label_widget.setVisible(visible)
+            label_widget.setText(texts[name].format(shown))
+            label_widget.setToolTip(vm.explain(name))
+        state = bar_state(vm)
+        self.bar.set_state(state)
+        self.bar.setToolTip("\n".join(vm.explain(n) for n in ("current", "maximum", "temporary") if n in vm.derived))
+
+    def _on_changed(self, changes: Changes) -> None:
+        if changes.touches(derived=BAR_NAMES):
+            self.refresh()
+
+
+class QuickEntry(QWidget):
+    """One field and three buttons: Dégâts / Soins / Temporaires. Entrée applies the current choice."""
+
+    def __init__(self, vm: SheetViewModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.vm = vm
+        self.mode = "damage"
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        row = QHBoxLayout()
+        self.amount = QLineEdit()
+        self.amount.setObjectName("quickAmount")
+        self.amount.setAccessibleName(self.tr("Montant : un nombre ou des dés"))
+        self.amount.setMinimumWidth(110)
+        self.amount.setMaxLength(80)
+        self.amount.returnPressed.connect(lambda: self.submit(self.mode))
+        pass_undo_when_unmodified(self.amount)
+        row.addWidget(self.amount, 1)
+        self.buttons: dict[str, QPushButton] = {}
+        specs = [("damage", self.tr("&Dégâts"), rules.Damage), ("heal", self.tr("&Soins"), rules.Heal)]
+        if vm.has("temporary") and vm.supports(rules.GainTemporary):
+            specs.append(("temporary", self.tr("&Temporaires"), rules.GainTemporary))
+        for mode, text, action_type in specs:
+            if not vm.supports(action_type):
+                continue
+            button = QPushButton(text)
+            button.setObjectName(f"quick_{mode}")
+            button.setAutoDefault(False)
+            button.clicked.connect(lambda _=False, m=mode: self.submit(m))
+            row.addWidget(button)
+            self.buttons[mode] = button
+        layout.addLayout(row)
+        self.options = FlowRow()
+        self.nonlethal: QCheckBox | None = None
+        self.damage_type: QComboBox | None = None
+        self.hits: QSpinBox | None = None
+        self.critical: QCheckBox | None = None
+        self.adjacent: QCheckBox | None = None
+        self.magical: QCheckBox | None = None
+        self.several_attacks: QCheckBox | None = None
+        self.body_part: QLineEdit | None = None
+        self.body_part_choice: QComboBox | None = None
+        self._build_options()
+        self.options.finish()
+        layout.addLayout(self.options)
+        self.roll_label = QLabel()
+        self.roll_label.setObjectName("rollLabel")
+        self.roll_label.setWordWrap(True)
+        self.roll_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.roll_label.setAccessibleName(self.tr("Dernier lancer"))
+        layout.addWidget(self.roll_label)
+        self._show_mode()
+        vm.rolled.connect(self._on_rolled)
+
+    def _build_options(self) -> None:
+        vm = self.vm
+        opts = self.options
+        if vm.has("nonlethal"):
+            self.nonlethal = QCheckBox(self.tr("&Non létaux"))
+            self.nonlethal.setObjectName("quick_nonlethal")
+            opts.addWidget(self.nonlethal)
+        if vm.info.damage_types:
+            self.damage_type = QComboBox()
+            self.damage_type.setObjectName("quick_damage_type")
+            self.damage_type.setAccessibleName(self.tr("Type de dégâts"))
+            self.damage_type.addItem(self.tr("Type : aucun"), None)
+            for choice in vm.info.damage_types:
+                self.damage_type.addItem(choice.label, choice.id)
+            opts.addWidget(self.damage_type)
+        if vm.has("hits"):
+            self.hits = QSpinBox()
+            self.hits.setObjectName("quick_hits")
+            self.hits.setRange(1, 100)
+            self.hits.setPrefix(self.tr("coups : "))
+            self.hits.setAccessibleName(self.tr("Nombre de coups"))
+            self.hits.setToolTip(self.tr("Plusieurs coups du même montant : la réduction s'applique à chacun."))
+            opts.addWidget(self.hits)
+        if vm.has("critical"):
+            self.critical = QCheckBox(self.tr("Criti&que"))
+            self.critical.setObjectName("quick_critical")
+            self.critical.setToolTip(self.tr("L'attaque est un coup critique (trois 6)."))
+            opts.addWidget(self.critical)
+            self.adjacent = QCheckBox(self.tr("À 1,50 m"))
+            self.adjacent.setObjectName("quick_adjacent")
+            self.adjacent.setToolTip(self.tr("L'attaquant est à 1,50 m ou moins."))
+            opts.addWidget(self.adjacent)
+        if vm.has("massive_damage"):
+            self.several_attacks = QCheckBox(self.tr("Plusieurs attaques"))
+            self.several_attacks.setObjectName("quick_several_attacks")
+            self.several_attacks.setToolTip(self.tr("Le montant cumule plusieurs attaques (pas de dégâts excessifs)."))
+            opts.addWidget(self.several_attacks)
+        parts = vm.info.extra.get("body_part_choices")
+        if parts:
+            self.body_part_choice = QComboBox()
+            self.body_part_choice.setObjectName("quick_body_part")
+            self.body_part_choice.setAccessibleName(self.tr("Zone touchée"))
+            self.body_part_choice.addItem(self.tr("Zone : aucune"), None)
+            for value, label in parts:
+                self.body_part_choice.addItem(label, value)
+            opts.addWidget(self.body_part_choice)
+        elif vm.has("localised_wounds") or vm.has("body_part"):
+            self.body_part = QLineEdit()
+            self.body_part.setObjectName("quick_body_part")
+            self.body_part.setPlaceholderText(self.tr("partie du corps"))
+            self.body_part.setAccessibleName(self.tr("Partie du corps touchée (blessure localisée)"))
+            self.body_part.setMaximumWidth(130)
+            opts.addWidget(self.body_part)
+        if vm.info.features & {"magical_healing", "supernatural_healing", "dying_rolls", "recovery_rolls"}:
+            self.magical = QCheckBox(self.tr("Soins &magiques"))
+            self.magical.setObjectName("quick_magical")
+            opts.addWidget(self.magical)
+
+    def set_mode(self, mode: str) -> None:
+        if mode in self.buttons:
+            self.mode = mode
+            self._show_mode()
+
+    def _show_mode(self) -> None:
+        names = {"damage": self.tr("Dégâts"), "heal": self.tr("Soins"), "temporary": self.tr("Temporaires")}
+        self.amount.setPlaceholderText(self.tr("7 ou 2d6+3"))
+        self.amount.setToolTip(
+            self.tr("Un nombre ou des dés (2d6+3) ; Entrée applique : {0}").format(names.get(self.mode, ""))
+        )
+        for mode, button in self.buttons.items():
+            font = button.font()
+            font.setBold(mode == self.mode)
+            button.setFont(font)
+
+    def _on_rolled(self, detail: str) -> None:
+        self.roll_label.setText(self.tr("Lancer : {0}").format(detail))
+
+    def _amount(self) -> int | str | None:
+        text = self.amount.text().strip()
+        if not text:
+            self.vm.refused.emit(self.tr("Entrez un montant : un nombre (7) ou des dés (2d6+3)."))
+            return None
+        number = parse_int(text)
+        if number is not None:
+            if not 0 <= number <= MAX_AMOUNT:
+                self.vm.refused.emit(
+                    self.tr("Le montant doit être entre 0 et {0} (pour l'inverse, utilisez l'autre bouton).").format(
+                        MAX_AMOUNT
+                    )
+                )
+                return None
+            return number
+        return text.replace("−", "-")
+
+    def submit(self, mode: str) -> None:
+        """Apply what the field holds as ``mode`` ("damage", "heal", "temporary")."""
+        self.set_mode(mode)
+        amount = self._amount()
+        if amount is None:
+            return
+        try:
+            done = self._apply(mode, amount)
+        except ValidationError:
+            self.vm.refused.emit(self.tr("Montant refusé : « {0} ».").format(self.amount.text().strip()))
+            return
+        if done:
+            self.amount.clear()
+            self.amount.setModified(False)
+        self.amount.setFocus()
+
+    def _apply(self, mode: str, amount: int | str) -> bool:
+        vm = self.vm
+        self.roll_label.clear()
+        if mode == "damage":
+            options: dict[str, Any] = {}
+            if self.nonlethal is not None:
+                options["nonlethal"] = self.nonlethal.isChecked()
+            if self.damage_type is not None:
+                options["damage_type"] = self.damage_type.currentData()
+            if self.hits is not None:
+                options["hits"] = self.hits.value()
+            if self.critical is not None and self.adjacent is not None:
+                options["critical"] = self.critical.isChecked()
+                options["adjacent"] = self.adjacent.isChecked()
+            if self.several_attacks is not None:
+                options["single_attack"] = not self.several_attacks.isChecked()
+            if self.body_part is not None and self.body_part.text().strip():
+                options["body_part"] = self.body_part.text().strip()
+            if self.body_part_choice is not None and self.body_part_choice.currentData() is not None:
+                options["body_part"] = self.body_part_choice.currentData()
+            done = vm.apply(rules.Damage(amount=amount, **options)) is not None
+            if done and self.critical is not None and self.adjacent is not None:
+                self.critical.setChecked(False)
+            return done
+        if mode == "heal":
+            magical = self.magical.isChecked() if self.magical is not None else False
+            return vm.apply(rules.Heal(amount=amount, magical=magical)) is not None
+        return self._temporary(amount)
+
+    def _temporary(self, amount: int | str) -> bool:
+        """Temporary points never stack: when some exist, ask keep or replace (with the new amount known)."""
+        vm = self.vm
+        current = int(vm.value("temporary", 0) or 0)
+        preface: list[str] = []
+        if isinstance(amount, str):
+            try:
+                roll = rules.roll_expression(amount, vm.rng)
+            except rules.Refused as exc:
+                vm.refused.emit(exc.reason)
+                return False
+            preface.append(self.tr("Points temporaires : {0}.").format(roll.detail))
+            vm.rolled.emit(roll.detail)
+            amount = roll.total
+        if amount < 0:
+            vm.refused.emit(self.tr("Des points temporaires négatifs n'ont pas de sens."))
+            return False
+        replace = False
+        if current > 0:
+            answer = prompts.keep_or_replace(self, current, amount)
+            if answer is None:
+                return False
+            replace = answer
+        return vm.apply(rules.GainTemporary(amount=amount, replace=replace), preface=preface) is not None
+
+
+class DerivedPanel(QGroupBox):
+    """Every other derived value of the system, each with its explanation as tooltip."""
+
+    def __init__(self, vm: SheetViewModel, exclude: set[str] | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(self.tr("Valeurs calculées"), parent)
+        self.vm = vm
+        self.exclude = frozenset(exclude or ())
+        self.grid = QGridLayout(self)
+        self.grid.setVerticalSpacing(2)
+        self.grid.setColumnStretch(1, 1)
+        self.rows: dict[str, tuple[QLabel, QLabel]] = {}
+        self.refresh()
+        vm.changed.connect(self._on_changed)
+
+    def names(self) -> list[str]:
+        vm = self.vm
+        shown = []
+        for name, explained in vm.derived.items():
+            if (
+                name in DERIVED_SHOWN_ELSEWHERE
+                or name in self.exclude
+                or (name.endswith("_modifier") and name[:-9] in _field_names(vm))
+            ):
+                continue
+            if name.endswith("_maximum") and name[:-8] in dict(vm.info.extra.get("pools", ())):
+                continue
+            if not explained.text or isinstance(explained.value, dict) or name.endswith("_rows"):
+                continue
+            if isinstance(explained.value, tuple) and any(isinstance(v, dict) for v in explained.value):
+                continue
+            shown.append(name)
+        return shown
+
+    def _labelled(self, name: str) -> bool:
+        return name in DERIVED_LABELS and (isinstance(self.vm.derived[name].value, int) or self.vm.is_hidden(name))
+
+    def refresh(self) -> None:
+        layout_key = [(n, self._labelled(n)) for n in self.names()]
+        if [(n, bool(lbl.text())) for n, (lbl, _) in self.rows.items()] != layout_key or not self.rows:
+            for label, value in self.rows.values():
+                for widget in (label, value):
+                    self.grid.removeWidget(widget)
+                    widget.hide()
+                    widget.deleteLater()
+            self.rows.clear()
+            for i, (name, labelled) in enumerate(layout_key):
+                label, value = QLabel(), QLabel()
+                label.setObjectName(f"derivedLabel_{name}")
+                value.setObjectName(f"derived_{name}")
+                value.setWordWrap(True)
+                value.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+                if labelled:
+                    label.setText(tr_const(DERIVED_LABELS[name]) + " :")
+                    self.grid.addWidget(label, i, 0, Qt.AlignmentFlag.AlignTop)
+                    self.grid.addWidget(value, i, 1)
+                else:
+                    # A system's own value: its explanation already says what it is, in French.
+                    label.hide()
+                    self.grid.addWidget(value, i, 0, 1, 2)
+                self.rows[name] = (label, value)
+        for name, (label, value) in self.rows.items():
+            tip = self.vm.explain(name)
+            if label.text():
+                value.setText(self.vm.shown(name))
+                value.setAccessibleName(label.text().rstrip(" :"))
+            else:
+                value.setText(tip if not self.vm.is_hidden(name) else self.vm.shown(name))
+                value.setAccessibleName(tip)
+            label.setToolTip(tip)
+            value.setToolTip(tip)
+            value.setAccessibleDescription(tip)
+
+    def _on_changed(self, changes: Changes) -> None:
+        if changes.everything or changes.derived - DERIVED_SHOWN_ELSEWHERE:
+            self.refresh()
+
+
+def _field_names(vm: SheetViewModel) -> set[str]:
+    return {f.name for f in vm.info.fields}
+
+
+__all__ = ["DerivedPanel", "HealthPanel", "QuickEntry", "StateBadge", "bar_state", "fmt_value"]

@@ -1,0 +1,325 @@
+"""Qt item models over plain data: the journal, the wounds and scars, the conditions.
+
+They hold display rows built from the view-model; they never apply a rule. Row updates are diffed
+(insert at the top, remove a block, change in place) so views keep their selection and scroll.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractItemModel,
+    QAbstractListModel,
+    QAbstractTableModel,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+)
+from PySide6.QtGui import QBrush, QColor, QFont
+
+AnyIndex = QModelIndex | QPersistentModelIndex
+KeyRole = Qt.ItemDataRole.UserRole + 1
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One display row: a stable key, its cells, a tooltip per cell (or one for all)."""
+
+    key: Hashable
+    cells: tuple[str, ...]
+    tooltips: tuple[str, ...] = ()
+    # Colour of the text (e.g. a bleeding wound in red); "" for the default.
+    colour: str = ""
+    bold: bool = False
+
+
+def _diff_apply(
+    model: QAbstractItemModel,
+    old: list[Row],
+    new: list[Row],
+    store: Callable[[list[Row]], None],
+    columns: int,
+) -> None:
+    """Move ``model`` from ``old`` rows to ``new`` with the smallest Qt notification that fits."""
+    old_keys = [r.key for r in old]
+    new_keys = [r.key for r in new]
+    if old_keys == new_keys:
+        store(new)
+        changed = [i for i, (a, b) in enumerate(zip(old, new, strict=True)) if a != b]
+        if changed:
+            model.dataChanged.emit(model.index(changed[0], 0), model.index(changed[-1], columns - 1))
+        return
+    grow = len(new_keys) - len(old_keys)
+    if grow > 0:
+        # Insertion of one block anywhere (new journal entries go on top, new wounds at the end).
+        for start in range(len(new_keys) - grow + 1):
+            if new_keys[:start] + new_keys[start + grow :] == old_keys:
+                between = [*old[:start], *new[start : start + grow], *old[start:]]
+                model.beginInsertRows(QModelIndex(), start, start + grow - 1)
+                store(between)
+                model.endInsertRows()
+                _diff_apply(model, between, new, store, columns)
+                return
+    elif grow < 0:
+        shrink = -grow
+        for start in range(len(old_keys) - shrink + 1):
+            if old_keys[:start] + old_keys[start + shrink :] == new_keys:
+                between = [*old[:start], *old[start + shrink :]]
+                model.beginRemoveRows(QModelIndex(), start, start + shrink - 1)
+                store(between)
+                model.endRemoveRows()
+                _diff_apply(model, between, new, store, columns)
+                return
+    model.beginResetModel()
+    store(new)
+    model.endResetModel()
+
+
+class RowsModel(QAbstractTableModel):
+    """A flat table of ``Row``s with fixed French headers (wounds, scars)."""
+
+    def __init__(self, headers: Sequence[str], parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._headers = tuple(headers)
+        self._rows: list[Row] = []
+
+    def rows(self) -> list[Row]:
+        return list(self._rows)
+
+    def set_rows(self, rows: Sequence[Row]) -> None:
+        _diff_apply(self, self._rows, list(rows), self._store, len(self._headers))
+
+    def _store(self, rows: list[Row]) -> None:
+        self._rows = rows
+
+    def key_at(self, row: int) -> Hashable | None:
+        return self._rows[row].key if 0 <= row < len(self._rows) else None
+
+    def row_of(self, key: Hashable) -> int:
+        for i, r in enumerate(self._rows):
+            if r.key == key:
+                return i
+        return -1
+
+    def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008 (Qt signature)
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._headers)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            if 0 <= section < len(self._headers):
+                return self._headers[section]
+        return None
+
+    def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+            return None
+        row = self._rows[index.row()]
+        col = index.column()
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
+            return row.cells[col] if col < len(row.cells) else ""
+        if role == Qt.ItemDataRole.ToolTipRole:
+            if not row.tooltips:
+                return None
+            return row.tooltips[col] if col < len(row.tooltips) else row.tooltips[0]
+        if role == Qt.ItemDataRole.ForegroundRole and row.colour:
+            return QBrush(QColor(row.colour))
+        if role == Qt.ItemDataRole.FontRole and row.bold:
+            font = QFont()
+            font.setBold(True)
+            return font
+        if role == KeyRole:
+            return row.key
+        return None
+
+
+class JournalModel(QAbstractListModel):
+    """The journal, newest entry first; each entry is its title line then what happened, dice included."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._rows: list[Row] = []
+
+    def set_entries(self, entries_oldest_first: Sequence[str]) -> None:
+        count = len(entries_oldest_first)
+        # Keys number entries from the oldest, so an entry keeps its key as newer ones arrive on top.
+        rows = [
+            Row(key=count - 1 - i, cells=(entry,), tooltips=(entry,))
+            for i, entry in enumerate(reversed(entries_oldest_first))
+        ]
+        _diff_apply(self, self._rows, rows, self._store, 1)
+
+    def _store(self, rows: list[Row]) -> None:
+        self._rows = rows
+
+    def entry(self, row: int) -> str:
+        return self._rows[row].cells[0]
+
+    def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._rows)
+
+    def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+            return None
+        text = self._rows[index.row()].cells[0]
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
+            return text
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return text
+        return None
+
+
+@dataclass(slots=True)
+class ConditionItem:
+    """One tickable state: ticked when posed, ticked and greyed when implied by another."""
+
+    id: str
+    label: str
+    effects: tuple[str, ...]
+    posed: bool = False
+    implied_by: str = ""  # French reason when the state comes from another one
+
+
+@dataclass(slots=True)
+class ConditionGroup:
+    id: str
+    label: str
+    note: str
+    items: list[ConditionItem] = field(default_factory=list)
+
+
+class ConditionModel(QAbstractItemModel):
+    """The system's states grouped as the seed groups them (a two-level tree: groups, then states).
+
+    Ticking a state calls ``on_toggle(id, active)``; the model changes only when the view-model says
+    the sheet changed (``set_state``), so a refused tick leaves the box as it was.
+    """
+
+    def __init__(
+        self,
+        groups: Sequence[ConditionGroup],
+        on_toggle: Callable[[str, bool], bool] | None = None,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._groups = [g for g in groups if g.items]
+        self._on_toggle = on_toggle
+
+    def condition_ids(self) -> list[str]:
+        return [i.id for g in self._groups for i in g.items]
+
+    def item(self, condition_id: str) -> ConditionItem | None:
+        for g in self._groups:
+            for i in g.items:
+                if i.id == condition_id:
+                    return i
+        return None
+
+    def set_state(self, posed: frozenset[str], implied: dict[str, str]) -> None:
+        """Update ticks from the sheet: ``posed`` ids, and ``implied`` id → French reason."""
+        for g_row, group in enumerate(self._groups):
+            for row, item in enumerate(group.items):
+                now_posed = item.id in posed
+                now_implied = "" if now_posed else implied.get(item.id, "")
+                if (now_posed, now_implied) != (item.posed, item.implied_by):
+                    item.posed, item.implied_by = now_posed, now_implied
+                    idx = self.createIndex(row, 0, g_row + 1)
+                    self.dataChanged.emit(idx, idx)
+
+    # --- tree structure: internal id 0 = a group row; n > 0 = a state of group n − 1 -------------------
+
+    def index(self, row: int, column: int, parent: AnyIndex = QModelIndex()) -> QModelIndex:  # noqa: B008
+        if column != 0 or row < 0:
+            return QModelIndex()
+        if not parent.isValid():
+            return self.createIndex(row, 0, 0) if row < len(self._groups) else QModelIndex()
+        if parent.internalId() != 0 or parent.column() != 0:
+            return QModelIndex()
+        g_row = parent.row()
+        if 0 <= g_row < len(self._groups) and row < len(self._groups[g_row].items):
+            return self.createIndex(row, 0, g_row + 1)
+        return QModelIndex()
+
+    def parent(self, index: AnyIndex = QModelIndex()) -> QModelIndex:  # type: ignore[override]  # noqa: B008
+        if not index.isValid() or index.internalId() == 0:
+            return QModelIndex()
+        return self.createIndex(int(index.internalId()) - 1, 0, 0)
+
+    def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008
+        if not parent.isValid():
+            return len(self._groups)
+        if parent.internalId() == 0 and parent.column() == 0:
+            return len(self._groups[parent.row()].items)
+        return 0
+
+    def columnCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008
+        return 1
+
+    def hasChildren(self, parent: AnyIndex = QModelIndex()) -> bool:  # noqa: B008
+        return self.rowCount(parent) > 0
+
+    def _item(self, index: AnyIndex) -> ConditionItem | None:
+        if not index.isValid() or index.internalId() == 0:
+            return None
+        return self._groups[int(index.internalId()) - 1].items[index.row()]
+
+    def flags(self, index: AnyIndex) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        item = self._item(index)
+        if item is None:
+            return Qt.ItemFlag.ItemIsEnabled
+        base = Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
+        if item.implied_by:
+            # Shown ticked and greyed: it comes from another state and goes with it.
+            return base
+        return base | Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable
+
+    def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        item = self._item(index)
+        if item is None:
+            group = self._groups[index.row()]
+            if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
+                return group.label
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return group.note or None
+            if role == Qt.ItemDataRole.FontRole:
+                font = QFont()
+                font.setBold(True)
+                return font
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return item.label
+        if role == Qt.ItemDataRole.AccessibleTextRole:
+            state = "coché" if item.posed or item.implied_by else "non coché"
+            return f"{item.label}, {state}" + (f", {item.implied_by}" if item.implied_by else "")
+        if role == Qt.ItemDataRole.CheckStateRole:
+            on = item.posed or bool(item.implied_by)
+            return Qt.CheckState.Checked if on else Qt.CheckState.Unchecked
+        if role == Qt.ItemDataRole.ToolTipRole:
+            lines = [f"<b>{item.label}</b>"]
+            if item.implied_by:
+                lines.append(f"<i>{item.implied_by}</i>")
+            lines.extend(f"• {e}" for e in item.effects)
+            return "<br>".join(lines)
+        if role == KeyRole:
+            return item.id
+        return None
+
+    def setData(self, index: AnyIndex, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
+        item = self._item(index)
+        if item is None or role != Qt.ItemDataRole.CheckStateRole or item.implied_by:
+            return False
+        state = value if isinstance(value, Qt.CheckState) else Qt.CheckState(int(value))
+        active = state == Qt.CheckState.Checked
+        if active == item.posed or self._on_toggle is None:
+            return False
+        return self._on_toggle(item.id, active)

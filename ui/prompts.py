@@ -1,0 +1,146 @@
+"""Every modal question the interface asks, in one place.
+
+Widgets call these functions instead of opening dialogs themselves, so tests replace them (nothing
+blocks) and the wording stays together. Each returns the user's answer, ``None`` for « Annuler ».
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
+
+import rules
+from ui.forms import ActionForm
+
+SHEET_FILTER = "Fiches de personnage (*.fiche.json *.json);;Tous les fichiers (*)"
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("Prompts", text)
+
+
+def _box(parent: QWidget | None, icon: QMessageBox.Icon, title: str, text: str) -> QMessageBox:
+    box = QMessageBox(icon, title, text, QMessageBox.StandardButton.NoButton, parent)
+    return box
+
+
+def keep_or_replace(parent: QWidget | None, current: int, new: int, detail: str = "") -> bool | None:
+    """Temporary points never stack: keep the current ones (False) or take the new ones (True)?"""
+    text = _tr("Le personnage a déjà {0} points temporaires ; le nouvel effet en donne {1}.").format(current, new)
+    if detail:
+        text += "\n" + detail
+    text += "\n" + _tr("Les points temporaires ne se cumulent pas : lesquels garder ?")
+    box = _box(parent, QMessageBox.Icon.Question, _tr("Points temporaires"), text)
+    keep = box.addButton(_tr("Garder les {0} actuels").format(current), QMessageBox.ButtonRole.RejectRole)
+    replace = box.addButton(_tr("Prendre les {0} nouveaux").format(new), QMessageBox.ButtonRole.AcceptRole)
+    cancel = box.addButton(_tr("Annuler"), QMessageBox.ButtonRole.DestructiveRole)
+    box.setDefaultButton(replace if new > current else keep)
+    box.setEscapeButton(cancel)
+    box.exec()
+    clicked = box.clickedButton()
+    if clicked is replace:
+        return True
+    if clicked is keep:
+        return False
+    return None
+
+
+def ask_action(
+    parent: QWidget | None,
+    action_type: type[rules.Action],
+    info: rules.SystemInfo,
+    *,
+    title: str = "",
+    fixed: Mapping[str, Any] | None = None,
+    defaults: Mapping[str, Any] | None = None,
+    intro: str = "",
+) -> rules.Action | None:
+    """The values of an action, asked in a form built from its model."""
+    form = ActionForm(action_type, info, title=title, fixed=fixed, defaults=defaults, intro=intro, parent=parent)
+    if form.exec() == ActionForm.DialogCode.Accepted:
+        return form.result_action
+    return None
+
+
+def confirm(parent: QWidget | None, title: str, text: str, yes: str) -> bool:
+    box = _box(parent, QMessageBox.Icon.Question, title, text)
+    ok = box.addButton(yes, QMessageBox.ButtonRole.AcceptRole)
+    box.addButton(_tr("Annuler"), QMessageBox.ButtonRole.RejectRole)
+    box.setDefaultButton(ok)
+    box.exec()
+    return box.clickedButton() is ok
+
+
+def show_error(parent: QWidget | None, title: str, text: str) -> None:
+    box = _box(parent, QMessageBox.Icon.Warning, title, text)
+    box.addButton(_tr("Fermer"), QMessageBox.ButtonRole.AcceptRole)
+    box.exec()
+
+
+def show_info(parent: QWidget | None, title: str, text: str) -> None:
+    box = _box(parent, QMessageBox.Icon.Information, title, text)
+    box.addButton(_tr("Fermer"), QMessageBox.ButtonRole.AcceptRole)
+    box.exec()
+
+
+def save_changes(parent: QWidget | None, name: str) -> str | None:
+    """Closing a modified sheet: "save", "discard", or None (stay)."""
+    box = _box(
+        parent,
+        QMessageBox.Icon.Warning,
+        _tr("Modifications non enregistrées"),
+        _tr("La fiche « {0} » a des modifications non enregistrées.").format(name),
+    )
+    save = box.addButton(_tr("Enregistrer"), QMessageBox.ButtonRole.AcceptRole)
+    discard = box.addButton(_tr("Fermer sans enregistrer"), QMessageBox.ButtonRole.DestructiveRole)
+    cancel = box.addButton(_tr("Annuler"), QMessageBox.ButtonRole.RejectRole)
+    box.setDefaultButton(save)
+    box.setEscapeButton(cancel)
+    box.exec()
+    clicked = box.clickedButton()
+    if clicked is save:
+        return "save"
+    if clicked is discard:
+        return "discard"
+    return None
+
+
+def changed_on_disk(parent: QWidget | None, path: Path) -> str | None:
+    """The file changed since it was opened: "overwrite", "save_as", or None."""
+    box = _box(
+        parent,
+        QMessageBox.Icon.Warning,
+        _tr("Fichier modifié ailleurs"),
+        _tr("« {0} » a été modifié par un autre programme depuis son ouverture.").format(path.name),
+    )
+    save_as = box.addButton(_tr("Enregistrer sous…"), QMessageBox.ButtonRole.AcceptRole)
+    overwrite = box.addButton(_tr("Écraser"), QMessageBox.ButtonRole.DestructiveRole)
+    cancel = box.addButton(_tr("Annuler"), QMessageBox.ButtonRole.RejectRole)
+    box.setDefaultButton(save_as)
+    box.setEscapeButton(cancel)
+    box.exec()
+    clicked = box.clickedButton()
+    if clicked is save_as:
+        return "save_as"
+    if clicked is overwrite:
+        return "overwrite"
+    return None
+
+
+def open_paths(parent: QWidget | None, folder: Path) -> list[Path]:
+    names, _ = QFileDialog.getOpenFileNames(parent, _tr("Ouvrir des fiches"), str(folder), _tr(SHEET_FILTER))
+    return [Path(n) for n in names]
+
+
+def save_path(parent: QWidget | None, suggested: Path) -> Path | None:
+    name, _ = QFileDialog.getSaveFileName(parent, _tr("Enregistrer la fiche"), str(suggested), _tr(SHEET_FILTER))
+    if not name:
+        return None
+    path = Path(name)
+    if not path.name.endswith(".json"):
+        path = path.with_name(path.name + ".fiche.json")
+    return path

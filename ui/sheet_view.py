@@ -1,0 +1,184 @@
+"""The sheet of one character: every panel, laid out in three columns, over one view-model.
+
+Which panels appear comes from the system's description (``rules.describe``): a new system gets a
+working sheet without new widget code; a few systems have a truly specific panel on top.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QResizeEvent
+from PySide6.QtWidgets import QFrame, QScrollArea, QSplitter, QVBoxLayout, QWidget
+
+import rules
+from ui.actions import DyingPanel, OtherActionsPanel, RestsPanel
+from ui.conditions import ConditionsPanel
+from ui.fields import FieldsPanel, PoolsPanel
+from ui.health import DerivedPanel, HealthPanel
+from ui.journal import JournalPanel
+from ui.messages import MessageBar
+from ui.system_panels import TENACITY_NAMES, TenacityPanel
+from ui.viewmodel import Changes, SheetViewModel
+from ui.wounds import WoundsPanel
+
+DYING_FEATURES = frozenset({"death_saves", "stabilise", "dying_rolls", "recovery_rolls", "negative_points"})
+
+
+class Column(QScrollArea):
+    """A scrollable column of panels that gives wrapped texts the height they need.
+
+    QScrollArea sizes its widget from ``minimumSizeHint``, which ignores height-for-width: word-wrapped
+    labels would be squeezed. The column sets its widget's minimum height from the layout's
+    ``heightForWidth`` at the current width instead.
+    """
+
+    def __init__(self, widgets: list[QWidget], widest: int, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._fitting = False
+        inner = QWidget()
+        self._inner = inner
+        layout = QVBoxLayout(inner)
+        layout.setContentsMargins(4, 4, 4, 4)
+        for widget in widgets:
+            layout.addWidget(widget)
+        layout.addStretch(1)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        # QScrollArea watches its widget through its own event filter (``eventFilter`` below).
+        self.setWidget(inner)
+        # As wide as the panels need (nothing cut), up to ``widest``; beyond, the column scrolls sideways.
+        needed = inner.minimumSizeHint().width() + self.verticalScrollBar().sizeHint().width() + 2
+        self.setMinimumWidth(min(needed, widest))
+
+    def fit(self) -> None:
+        inner = self.widget()
+        layout = inner.layout() if inner is not None else None
+        if inner is None or layout is None or self._fitting:
+            return
+        self._fitting = True
+        try:
+            width = max(self.viewport().width(), layout.minimumSize().width())
+            height = layout.heightForWidth(width) if layout.hasHeightForWidth() else -1
+            inner.setMinimumHeight(max(height, layout.minimumSize().height()))
+        finally:
+            self._fitting = False
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.fit()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.LayoutRequest and watched is getattr(self, "_inner", None):
+            QTimer.singleShot(0, self, self.fit)
+        return super().eventFilter(watched, event)
+
+
+class SheetView(QWidget):
+    """One character sheet (a tab of the main window)."""
+
+    # The name or the saved state changed: the tab's title must follow.
+    titleChanged = Signal()
+
+    def __init__(
+        self,
+        sheet: Any = None,
+        *,
+        vm: SheetViewModel | None = None,
+        rng: random.Random | None = None,
+        journal: tuple[str, ...] = (),
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.vm = vm if vm is not None else SheetViewModel(sheet, rng=rng, journal=journal, parent=self)
+        vm = self.vm
+        self.setObjectName(f"sheet_{vm.sheet.system}")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        self.messages = MessageBar()
+        layout.addWidget(self.messages)
+
+        self.fields = FieldsPanel(vm)
+        self.pools = PoolsPanel(vm) if vm.info.extra.get("pools") else None
+        self.health = HealthPanel(vm)
+        covered: set[type[rules.Action]] = set()
+        shown_elsewhere: set[str] = set()
+        self.tenacity: TenacityPanel | None = None
+        if vm.has("tenacity"):
+            self.tenacity = TenacityPanel(vm)
+            covered |= self.tenacity.covered()
+            shown_elsewhere |= set(TENACITY_NAMES)
+        self.derived = DerivedPanel(vm, exclude=shown_elsewhere)
+        self.dying = DyingPanel(vm) if vm.info.features & DYING_FEATURES and not vm.has("tenacity") else None
+        if self.dying is not None:
+            covered |= self.dying.covered()
+        self.rests = RestsPanel(vm)
+        self.wounds = WoundsPanel(vm) if vm.info.features & {"wounds", "local_wounds"} else None
+        self.others = OtherActionsPanel(vm, covered)
+        self.conditions = ConditionsPanel(vm)
+        self.journal = JournalPanel(vm)
+
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.setChildrenCollapsible(False)
+        left = [self.fields, self.pools, *self.fields.text_boxes]
+        self.splitter.addWidget(Column([w for w in left if w is not None], widest=410))
+        middle = (self.health, self.tenacity, self.dying, self.wounds, self.rests, self.others, self.derived)
+        self.splitter.addWidget(Column([w for w in middle if w is not None], widest=490))
+        right = QSplitter(Qt.Orientation.Vertical)
+        right.setChildrenCollapsible(False)
+        right.addWidget(self.conditions)
+        right.addWidget(self.journal)
+        right.setSizes([420, 300])
+        self.splitter.addWidget(right)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 5)
+        self.splitter.setStretchFactor(2, 4)
+        self.splitter.setSizes([390, 500, 360])
+        layout.addWidget(self.splitter, 1)
+
+        vm.refused.connect(self._on_refused)
+        vm.notified.connect(self._on_notified)
+        vm.changed.connect(self._on_changed)
+        vm.undo_stack.cleanChanged.connect(self._on_clean_changed)
+
+    # --- the message bar ----------------------------------------------------------------------------------
+
+    def _on_refused(self, reason: str) -> None:
+        self.messages.show_message(reason, "error")
+
+    def _on_notified(self, text: str, grave: bool) -> None:
+        if self.messages.kind() in ("warning", "info") and self.messages.text():
+            text = self.messages.text() + "\n" + text
+        self.messages.show_message(text, "warning" if grave else "info")
+
+    def _on_changed(self, changes: Changes) -> None:
+        # A new step makes the previous message stale (a notice of this very step comes right after).
+        if changes.journal:
+            self.messages.clear()
+        if changes.everything or "name" in changes.fields:
+            self.titleChanged.emit()
+
+    def _on_clean_changed(self, _clean: bool) -> None:
+        self.titleChanged.emit()
+
+    # --- commands of the window ---------------------------------------------------------------------------
+
+    def focus_quick_entry(self, mode: str = "damage") -> None:
+        self.health.quick.set_mode(mode)
+        self.health.quick.amount.setFocus()
+        self.health.quick.amount.selectAll()
+
+    def unbind(self) -> None:
+        """Disconnect from the view-model before the view goes away (explicit, as the binders do)."""
+        for signal, slot in (
+            (self.vm.refused, self._on_refused),
+            (self.vm.notified, self._on_notified),
+            (self.vm.changed, self._on_changed),
+            (self.vm.undo_stack.cleanChanged, self._on_clean_changed),
+        ):
+            try:
+                signal.disconnect(slot)
+            except (RuntimeError, TypeError):
+                pass

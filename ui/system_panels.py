@@ -1,0 +1,85 @@
+"""Panels for what one system truly has alone (the rest of a sheet is built from its description).
+
+Sévérité: the Défi de Ténacité (Physique, or Mental for a psychological wound) against the
+Opposition of the gauge's tier, the blow that hit (Puissance against Résistance), the end of the
+Conflict.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QGridLayout, QGroupBox, QLabel, QPushButton, QSpinBox, QWidget
+
+import rules
+from ui.actions import run_action
+from ui.labels import button_label
+from ui.viewmodel import Changes, SheetViewModel
+
+TENACITY_NAMES = ("trauma_tier", "tenacity_opposition", "tenacity_physique", "tenacity_mental")
+
+
+class TenacityPanel(QGroupBox):
+    """Ténacité: what the next Défi is rolled against, and the buttons that roll it."""
+
+    def __init__(self, vm: SheetViewModel, parent: QWidget | None = None) -> None:
+        super().__init__(self.tr("Ténacité"), parent)
+        self.vm = vm
+        grid = QGridLayout(self)
+        self.status = QLabel()
+        self.status.setObjectName("tenacityStatus")
+        self.status.setWordWrap(True)
+        grid.addWidget(self.status, 0, 0, 1, 2)
+        self.buttons: dict[str, QPushButton] = {}
+        test = getattr(rules, "TenacityTest", None)
+        self.opposition = QSpinBox()
+        self.opposition.setObjectName("tenacityOpposition")
+        self.opposition.setRange(-1, 100)
+        self.opposition.setSpecialValueText(self.tr("Opposition du palier"))
+        self.opposition.setValue(-1)
+        self.opposition.setAccessibleName(self.tr("Opposition imposée par le meneur"))
+        self.opposition.setToolTip(self.tr("Laissez « Opposition du palier » pour celle de la jauge de Trauma."))
+        if test is not None and vm.supports(test):
+            for col, (psychological, text) in enumerate(
+                ((False, self.tr("Défi (&Physique)")), (True, self.tr("Défi (M&ental)")))
+            ):
+                button = QPushButton(text)
+                button.setObjectName(f"tenacity_{'mental' if psychological else 'physique'}")
+                button.setAutoDefault(False)
+                button.clicked.connect(lambda _=False, p=psychological, t=test: self._test(t, p))
+                grid.addWidget(button, 1, col)
+                self.buttons["mental" if psychological else "physique"] = button
+            label = QLabel(self.tr("Contre :"))
+            label.setBuddy(self.opposition)
+            grid.addWidget(label, 2, 0)
+            grid.addWidget(self.opposition, 2, 1)
+        row = 3
+        for name in ("Strike", "EndConflict"):
+            action_type = getattr(rules, name, None)
+            if action_type is None or not vm.supports(action_type):
+                continue
+            button = QPushButton(button_label(action_type, vm.info))
+            button.setObjectName(f"severite_{name}")
+            button.setAutoDefault(False)
+            button.clicked.connect(lambda _=False, t=action_type: run_action(vm, self, t))
+            grid.addWidget(button, row, 0, 1, 2)
+            row += 1
+        self.refresh()
+        vm.changed.connect(self._on_changed)
+
+    def covered(self) -> set[type[rules.Action]]:
+        return {t for t in (getattr(rules, n, None) for n in ("TenacityTest", "Strike", "EndConflict")) if t}
+
+    def _test(self, action_type: type[rules.Action], psychological: bool) -> None:
+        opposition = self.opposition.value()
+        self.vm.apply(
+            action_type(psychological=psychological, opposition=None if opposition < 0 else opposition)  # type: ignore[call-arg]
+        )
+
+    def refresh(self) -> None:
+        vm = self.vm
+        lines = [vm.explain(n) for n in TENACITY_NAMES if n in vm.derived and vm.explain(n)]
+        self.status.setText("\n".join(lines))
+        self.status.setToolTip("\n".join(lines))
+
+    def _on_changed(self, changes: Changes) -> None:
+        if changes.touches(derived=TENACITY_NAMES):
+            self.refresh()

@@ -1,0 +1,303 @@
+"""The view-model of one open sheet: the current sheet, its undo stack, its journal, what changed.
+
+Every change goes through the ``rules`` facade (``rules.apply``) and a ``QUndoStack``: an undo command
+swaps whole states (the sheet is immutable, so undo is « put the previous sheet back »), and touches
+only this model, never a widget (orange-canvas-core ``document/commands.py``). After each swap the
+view-model tells the views *what* changed (``Changes``: the stored fields and the derived values that
+differ), so each panel refreshes only its own part (Anki's ``OpChanges``).
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QUndoCommand, QUndoStack
+
+import rules
+from ui.texts import EVENT_NOTICES, GRAVE_EVENTS, fmt_value, tr_const
+
+log = logging.getLogger(__name__)
+
+HIDDEN_MARK = "?"
+# Longest journal entry kept (the file format bounds each entry).
+MAX_ENTRY = 9000
+
+
+@dataclass(frozen=True, slots=True)
+class Changes:
+    """What one state swap changed: stored field names, derived value names, the journal."""
+
+    fields: frozenset[str] = frozenset()
+    derived: frozenset[str] = frozenset()
+    journal: bool = False
+    # The whole view must refresh (first display, player/GM view toggled).
+    everything: bool = False
+
+    def touches(self, fields: Iterable[str] = (), derived: Iterable[str] = ()) -> bool:
+        if self.everything:
+            return True
+        return not self.fields.isdisjoint(fields) or not self.derived.isdisjoint(derived)
+
+    def touches_prefix(self, prefix: str) -> bool:
+        return self.everything or any(n.startswith(prefix) for n in self.derived | self.fields)
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """What an undo step puts back: the sheet and the journal that goes with it."""
+
+    sheet: Any
+    journal: tuple[str, ...] = field(default=())
+
+
+class SwapState(QUndoCommand):
+    """Undo command: swap the view-model's state (model only; views follow its signals)."""
+
+    def __init__(self, model: SheetViewModel, before: State, after: State, text: str) -> None:
+        super().__init__(text)
+        self._model = model
+        self._before = before
+        self._after = after
+
+    def redo(self) -> None:
+        self._model._install(self._after)
+
+    def undo(self) -> None:
+        self._model._install(self._before)
+
+
+class SheetViewModel(QObject):
+    """One open sheet. Widgets read ``sheet`` / ``derived`` and send actions to ``apply`` / ``edit``."""
+
+    changed = Signal(object)  # Changes
+    refused = Signal(str)  # a French message: the action was refused, nothing changed
+    notified = Signal(str, bool)  # a French notice from the outcome's events; True when grave
+    rolled = Signal(str)  # the dice of the last action, for the quick entry
+    gmViewChanged = Signal(bool)
+
+    def __init__(
+        self,
+        sheet: Any,
+        *,
+        rng: random.Random | None = None,
+        journal: Iterable[str] = (),
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._rng = rng if rng is not None else random.Random()
+        self._state = State(sheet, tuple(journal))
+        self._derived = rules.derive(sheet)
+        self._info = rules.describe(sheet.system)
+        self._gm_view = False
+        self.undo_stack = QUndoStack(self)
+
+    # --- reading -------------------------------------------------------------------------------------
+
+    @property
+    def sheet(self) -> Any:
+        return self._state.sheet
+
+    @property
+    def derived(self) -> rules.Derived:
+        return self._derived
+
+    @property
+    def info(self) -> rules.SystemInfo:
+        return self._info
+
+    @property
+    def journal(self) -> tuple[str, ...]:
+        """Journal entries, oldest first (each: a title line, then what happened, then the dice)."""
+        return self._state.journal
+
+    @property
+    def rng(self) -> random.Random:
+        return self._rng
+
+    @property
+    def gm_view(self) -> bool:
+        return self._gm_view
+
+    def has(self, feature: str) -> bool:
+        return feature in self._info.features
+
+    def supports(self, action_type: type[rules.Action]) -> bool:
+        return action_type in self._info.actions
+
+    def is_hidden(self, name: str) -> bool:
+        """Whether ``name`` is masked: the rules hide it from the player and this is the player view."""
+        return not self._gm_view and name in self._derived.hidden
+
+    def value(self, name: str, default: Any = None) -> Any:
+        """A derived value (``default`` if the system has no such value)."""
+        explained = self._derived.get(name)
+        return default if explained is None else explained.value
+
+    def shown(self, name: str) -> str:
+        """A derived value as the current view shows it ("?" when hidden from the player)."""
+        if self.is_hidden(name):
+            return HIDDEN_MARK
+        explained = self._derived.get(name)
+        return "" if explained is None else fmt_value(explained.value)
+
+    def explain(self, name: str) -> str:
+        """The tooltip of a derived number: how it was computed (or why it is hidden)."""
+        if self.is_hidden(name):
+            return self.tr("Valeur connue du meneur seulement (vue joueur).")
+        explained = self._derived.get(name)
+        return "" if explained is None else explained.text
+
+    def state_label(self) -> tuple[str, str]:
+        """French label and badge colour of the current health state."""
+        if self.is_hidden("state"):
+            return HIDDEN_MARK, "#616161"
+        info = self._info.state(self._derived.state)
+        return info.label, info.colour
+
+    def field_label(self, name: str) -> str:
+        for info in self._info.fields:
+            if info.name == name:
+                return info.label
+        pools = dict(self._info.extra.get("pools", ()))
+        if name in pools:
+            label = str(pools[name])
+            return label[:1].upper() + label[1:]
+        return name
+
+    def title_of(self, action: rules.Action) -> str:
+        """The action's French title with the system's labels in place of ids (journal, Édition menu)."""
+        info = self._info
+        if isinstance(action, rules.SetCondition):
+            label = next((c.label for c in info.conditions if c.id == action.condition), action.condition)
+            return (
+                self.tr("État {0} : ajouté").format(label)
+                if action.active
+                else self.tr("État {0} : retiré").format(label)
+            )
+        if isinstance(action, rules.AdvanceTime):
+            unit = next((u.label for u in info.time_units if u.id == action.unit), action.unit)
+            return self.tr("Le temps passe : {0} × {1}").format(action.count, unit)
+        title = action.title()
+        for name, table in (("wound_type", info.wound_types), ("grade", info.wound_types)):
+            value = getattr(action, name, None)
+            if isinstance(value, str):
+                label = next((c.label for c in table if c.id == value), None)
+                if label:
+                    title = title.replace(value, label)
+        damage_type = getattr(action, "damage_type", None)
+        if isinstance(damage_type, str):
+            label = next((c.label for c in info.damage_types if c.id == damage_type), damage_type)
+            title += f" ({label})"
+        return title
+
+    # --- view mode -----------------------------------------------------------------------------------
+
+    def set_gm_view(self, on: bool) -> None:
+        if on == self._gm_view:
+            return
+        self._gm_view = on
+        self.gmViewChanged.emit(on)
+        self.changed.emit(Changes(everything=True))
+
+    # --- changing ------------------------------------------------------------------------------------
+
+    def apply(self, action: rules.Action, *, text: str | None = None, preface: Iterable[str] = ()) -> Any:
+        """Apply ``action`` through the facade and push it on the undo stack.
+
+        Returns the ``rules.Outcome``, or ``None`` when the rules refused (``refused`` is emitted with
+        the French reason; nothing changed). ``preface`` lines go to the journal before the rules'
+        lines (dice the interface rolled itself, e.g. before asking keep or replace).
+        """
+        before = self._state
+        try:
+            outcome = rules.apply(before.sheet, action, self._rng)
+        except rules.SheetError as exc:
+            self.refused.emit("\n".join([exc.reason.split(" : ")[0] + " :", *exc.lines]))
+            return None
+        except rules.Refused as exc:
+            self.refused.emit(exc.reason)
+            return None
+        except Exception:  # a bug in a rule must not take the player's sheet with it
+            log.exception("rules.apply failed for %r", action)
+            self.refused.emit(self.tr("Erreur interne des règles : l'action n'a pas été appliquée (rien n'a changé)."))
+            return None
+        title = text or self.title_of(action)
+        entry = self._journal_entry(title, [*preface, *outcome.log], outcome.rolls)
+        after = State(outcome.sheet, (*before.journal, entry))
+        self.undo_stack.push(SwapState(self, before, after, title))
+        dice = "; ".join(r.detail for r in outcome.rolls if not r.given)
+        if dice:
+            self.rolled.emit(dice)
+        self._notify(outcome.events)
+        return outcome
+
+    def edit(self, changes: Mapping[str, Any]) -> bool:
+        """Edit stored fields (header, characteristics, maxima…) through ``rules.Edit``.
+
+        A refused value emits ``refused`` with the French lines of the facade and changes nothing.
+        """
+        if all(getattr(self.sheet, k, object()) == v for k, v in changes.items()):
+            return True
+        labels = ", ".join(self.field_label(k) for k in changes)
+        text = self.tr("Modifier {0}").format(labels)
+        return self.apply(rules.Edit(changes=dict(changes)), text=text) is not None
+
+    def replace_sheet(self, sheet: Any, journal: Iterable[str] | None = None) -> None:
+        """Start over from ``sheet`` (a file reloaded): no undo across it."""
+        self.undo_stack.clear()
+        self._install(State(sheet, self.journal if journal is None else tuple(journal)))
+
+    # --- internals -----------------------------------------------------------------------------------
+
+    def _journal_entry(self, title: str, lines: list[str], rolls: Iterable[rules.Roll]) -> str:
+        text = "\n".join(lines)
+        # Dice not already spelled out by the rules' own lines are listed, so every roll is visible.
+        extra = [r.detail for r in rolls if not r.given and r.detail not in text]
+        parts = [title, *lines]
+        if extra:
+            parts.append(self.tr("Dés : {0}").format(" ; ".join(extra)))
+        entry = "\n".join(parts)
+        if len(entry) > MAX_ENTRY:
+            # A file keeps entries of bounded length; a long simulation keeps its start and its end.
+            head, tail = entry[: MAX_ENTRY // 2], entry[-MAX_ENTRY // 2 + 200 :]
+            skipped = entry.count("\n", len(head), len(entry) - len(tail))
+            entry = head + "\n" + self.tr("… ({0} lignes omises) …").format(skipped) + "\n" + tail
+        return entry
+
+    def _notify(self, events: Iterable[str]) -> None:
+        name = self.sheet.name or self.tr("Le personnage")
+        for event in events:
+            template = EVENT_NOTICES.get(event)
+            if template:
+                self.notified.emit(tr_const(template).format(name=name), event in GRAVE_EVENTS)
+
+    def _install(self, state: State) -> None:
+        old_state, old_derived = self._state, self._derived
+        self._state = state
+        if state.sheet is not old_state.sheet:
+            self._derived = rules.derive(state.sheet)
+        changes = Changes(
+            fields=_changed_fields(old_state.sheet, state.sheet),
+            derived=_changed_derived(old_derived, self._derived),
+            journal=state.journal != old_state.journal,
+        )
+        self.changed.emit(changes)
+
+
+def _changed_fields(old: Any, new: Any) -> frozenset[str]:
+    if old is new:
+        return frozenset()
+    names = type(new).model_fields
+    return frozenset(n for n in names if getattr(old, n, None) != getattr(new, n))
+
+
+def _changed_derived(old: rules.Derived, new: rules.Derived) -> frozenset[str]:
+    if old is new:
+        return frozenset()
+    names = set(old) | set(new)
+    return frozenset(n for n in names if old.get(n) != new.get(n))
