@@ -10,6 +10,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from rules.labels import ABILITY_LABELS
+
 
 class Refused(Exception):
     """An action the rules forbid (or that cannot be carried out); nothing has changed.
@@ -44,12 +46,7 @@ FIELD_LABELS: dict[str, str] = {
     "base_maximum": "maximum",
     "temporary": "points temporaires",
     "nonlethal": "dégâts non létaux",
-    "strength": "Force",
-    "dexterity": "Dextérité",
-    "constitution": "Constitution",
-    "intelligence": "Intelligence",
-    "wisdom": "Sagesse",
-    "charisma": "Charisme",
+    **ABILITY_LABELS,
     "exhaustion": "épuisement",
     "conditions": "états",
     "wounds": "blessures",

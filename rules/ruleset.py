@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import functools
 import tomllib
+from collections.abc import Iterable, Mapping
 from importlib import resources as importlib_resources
 from pathlib import Path
 from typing import TypeVar
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from rules.errors import RulesetError, describe_validation_error
 
@@ -25,6 +26,50 @@ class Table(BaseModel):
     """Base of every rule-table model: immutable, unknown keys refused (typos show up)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class HealthStateTable(Table):
+    """A health state as the sheet's badge shows it (every system's table has them)."""
+
+    label: str
+    colour: str = Field(pattern=r"^#[0-9a-fA-F]{6}$")
+
+
+class ConditionGroupTable(Table):
+    """A group of conditions, as the seed groups them."""
+
+    label: str
+
+
+class ConditionTable(Table):
+    """A condition (état): its label, group and effects as French text; systems add their numbers."""
+
+    label: str
+    group: str
+    effects: tuple[str, ...]
+    implies: tuple[str, ...] = ()
+
+
+def check_condition_references(
+    conditions: Mapping[str, ConditionTable],
+    groups: Mapping[str, ConditionGroupTable],
+    health_states: Mapping[str, HealthStateTable],
+    needed_states: Iterable[str] = (),
+    needed_conditions: Iterable[str] = (),
+) -> None:
+    """Raise ``ValueError`` (French) when a table cites a group, state or condition it does not define."""
+    for cid, cond in conditions.items():
+        if cond.group not in groups:
+            raise ValueError(f"l'état « {cid} » cite un groupe inconnu « {cond.group} »")
+        for other in (*cond.implies, *getattr(cond, "on_end_adds", ())):
+            if other not in conditions:
+                raise ValueError(f"l'état « {cid} » cite un état inconnu « {other} »")
+    for needed in needed_states:
+        if needed not in health_states:
+            raise ValueError(f"l'état de santé « {needed} » manque dans health_states")
+    for needed in needed_conditions:
+        if needed not in conditions:
+            raise ValueError(f"l'état « {needed} » manque dans conditions")
 
 
 def parse_ruleset(model: type[R], text: str, source: str) -> R:

@@ -43,6 +43,7 @@ from rules.info import (
     LadderLevel,
     SystemInfo,
 )
+from rules.labels import ABILITIES, ABILITY_LABELS, AbilityId
 from rules.model import (
     MAX_POINTS,
     Context,
@@ -59,20 +60,16 @@ from rules.model import (
     plural,
     signed,
 )
-from rules.ruleset import Table
+from rules.ruleset import (
+    ConditionGroupTable,
+    ConditionTable,
+    HealthStateTable,
+    Table,
+    check_condition_references,
+)
 from rules.systems import System, register
 
 SYSTEM_ID = "d20"
-AbilityId = Literal["strength", "dexterity", "constitution", "intelligence", "wisdom", "charisma"]
-ABILITIES: tuple[AbilityId, ...] = ("strength", "dexterity", "constitution", "intelligence", "wisdom", "charisma")
-ABILITY_LABELS = {
-    "strength": "Force",
-    "dexterity": "Dextérité",
-    "constitution": "Constitution",
-    "intelligence": "Intelligence",
-    "wisdom": "Sagesse",
-    "charisma": "Charisme",
-}
 Recovery = Literal["", "assisted", "alone", "alone_awake", "awake"]
 RECOVERY_LABELS = {
     "": "",
@@ -223,22 +220,16 @@ class ResurrectionRules(Table):
         return self
 
 
-class HealthState(Table):
-    label: str
-    colour: str = Field(pattern=r"^#[0-9a-fA-F]{6}$")
+class HealthState(HealthStateTable):
     effect: str
 
 
-class ConditionGroup(Table):
-    label: str
+class ConditionGroup(ConditionGroupTable):
+    pass
 
 
-class ConditionRule(Table):
-    label: str
-    group: str
+class ConditionRule(ConditionTable):
     settable: bool
-    effects: tuple[str, ...]
-    implies: tuple[str, ...] = ()
 
 
 STATE_IDS = ("en_forme", "chancelant", "hors_de_combat", "inconscient", "stabilise", "mourant", "mort")
@@ -274,12 +265,7 @@ class D20Rules(Table):
         for needed in STATE_IDS:
             if needed not in self.health_states:
                 raise ValueError(f"l'état de santé « {needed} » manque dans health_states")
-        for cid, cond in self.conditions.items():
-            if cond.group not in self.condition_groups:
-                raise ValueError(f"l'état « {cid} » cite un groupe inconnu « {cond.group} »")
-            for other in cond.implies:
-                if other not in self.conditions:
-                    raise ValueError(f"l'état « {cid} » cite un état inconnu « {other} »")
+        check_condition_references(self.conditions, self.condition_groups, self.health_states)
         for needed in ("hors_de_combat", "chancelant", "inconscient", "mourant", "stabilise"):
             if needed not in self.conditions:
                 raise ValueError(f"l'état « {needed} » manque dans conditions")

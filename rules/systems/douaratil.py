@@ -37,6 +37,7 @@ from rules.info import (
     LadderLevel,
     SystemInfo,
 )
+from rules.labels import ABILITIES, ABILITY_LABELS, AbilityId
 from rules.model import (
     MAX_POINTS,
     Context,
@@ -53,19 +54,16 @@ from rules.model import (
     plural,
     signed,
 )
-from rules.ruleset import Table
+from rules.ruleset import (
+    ConditionGroupTable,
+    ConditionTable,
+    HealthStateTable,
+    Table,
+    check_condition_references,
+)
 from rules.systems import System, register
 
 SYSTEM_ID = "douaratil"
-ABILITIES = ("strength", "dexterity", "constitution", "intelligence", "wisdom", "charisma")
-ABILITY_LABELS = {
-    "strength": "Force",
-    "dexterity": "Dextérité",
-    "constitution": "Constitution",
-    "intelligence": "Intelligence",
-    "wisdom": "Sagesse",
-    "charisma": "Charisme",
-}
 POOLS = ("magic", "faith", "honour", "sanity")
 ROUND_CAP = 200_000  # rounds simulated in one AdvanceTime at most (bleeding kills long before)
 
@@ -137,7 +135,7 @@ class ExhaustionRules(Table):
 class PoolRecovery(Table):
     label: str
     per_level: int = Field(ge=0)
-    ability: Literal["strength", "dexterity", "constitution", "intelligence", "wisdom", "charisma"]
+    ability: AbilityId
     doubled_on_path: str | None = None
     minimum: int = 0
     exhaustion_applies: bool
@@ -166,24 +164,18 @@ class HeroicDeathRules(Table):
     constitution_floor: int
 
 
-class HealthState(Table):
-    label: str
-    colour: str = Field(pattern=r"^#[0-9a-fA-F]{6}$")
+class HealthState(HealthStateTable):
+    pass
 
 
-class ConditionGroup(Table):
-    label: str
+class ConditionGroup(ConditionGroupTable):
     spared_by_clear_all: bool = False
 
 
 Mode = Literal["avantage", "desavantage"]
 
 
-class ConditionRule(Table):
-    label: str
-    group: str
-    effects: tuple[str, ...]
-    implies: tuple[str, ...] = ()
+class ConditionRule(ConditionTable):
     on_end_adds: tuple[str, ...] = ()
     speed: Literal["zero", "half"] | None = None
     attacks: Mode | None = None
@@ -214,15 +206,12 @@ class DouaratilRules(Table):
 
     @model_validator(mode="after")
     def _references(self) -> DouaratilRules:
-        for cid, cond in self.conditions.items():
-            if cond.group not in self.condition_groups:
-                raise ValueError(f"l'état « {cid} » cite un groupe inconnu « {cond.group} »")
-            for other in (*cond.implies, *cond.on_end_adds):
-                if other not in self.conditions:
-                    raise ValueError(f"l'état « {cid} » cite un état inconnu « {other} »")
-        for needed in ("en_forme", "inconscient", "mourant", "stabilise", "mort"):
-            if needed not in self.health_states:
-                raise ValueError(f"l'état de santé « {needed} » manque dans health_states")
+        check_condition_references(
+            self.conditions,
+            self.condition_groups,
+            self.health_states,
+            needed_states=("en_forme", "inconscient", "mourant", "stabilise", "mort"),
+        )
         for unit in ("round", "hour"):
             if unit not in self.time_units:
                 raise ValueError(f"l'unité de temps « {unit} » manque dans time_units")

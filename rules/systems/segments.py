@@ -58,7 +58,13 @@ from rules.model import (
     plural,
     signed,
 )
-from rules.ruleset import Table
+from rules.ruleset import (
+    ConditionGroupTable,
+    ConditionTable,
+    HealthStateTable,
+    Table,
+    check_condition_references,
+)
 from rules.systems import System, register
 
 SYSTEM_ID = "segments"
@@ -232,24 +238,17 @@ class SenseRule(Table):
     illusions: str
 
 
-class HealthState(Table):
-    label: str
-    colour: str = Field(pattern=r"^#[0-9a-fA-F]{6}$")
+class HealthState(HealthStateTable):
     note: str = ""
 
 
-class ConditionGroup(Table):
-    label: str
+class ConditionGroup(ConditionGroupTable):
     note: str = ""
 
 
-class ConditionRule(Table):
+class ConditionRule(ConditionTable):
     """A state and its numbers (« 7.3 Les états »)."""
 
-    label: str
-    group: str
-    effects: tuple[str, ...]
-    implies: tuple[str, ...] = ()
     armour_class: int = 0
     reflex: int = 0
     attack: int = 0
@@ -329,12 +328,8 @@ class SegmentsRules(Table):
         ):
             if dtype not in self.damage_types:
                 raise ValueError(f"{where} cite un type de dégâts inconnu « {dtype} »")
+        check_condition_references(self.conditions, self.condition_groups, self.health_states)
         for cid, cond in self.conditions.items():
-            if cond.group not in self.condition_groups:
-                raise ValueError(f"l'état « {cid} » cite un groupe inconnu « {cond.group} »")
-            for other in cond.implies:
-                if other not in self.conditions:
-                    raise ValueError(f"l'état « {cid} » cite un état inconnu « {other} »")
             if cond.sense is not None and cond.sense not in self.senses:
                 raise ValueError(f"l'état « {cid} » cite un sens inconnu « {cond.sense} »")
         for cid in self.fatigue.levels:

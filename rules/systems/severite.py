@@ -53,7 +53,13 @@ from rules.model import (
     plural,
     signed,
 )
-from rules.ruleset import Table
+from rules.ruleset import (
+    ConditionGroupTable,
+    ConditionTable,
+    HealthStateTable,
+    Table,
+    check_condition_references,
+)
 from rules.systems import System, register
 
 SYSTEM_ID = "severite"
@@ -220,22 +226,18 @@ class DamageType(Table):
     psychological: bool = False
 
 
-class HealthState(Table):
-    label: str
-    colour: str = Field(pattern=r"^#[0-9a-fA-F]{6}$")
+class HealthState(HealthStateTable):
+    pass
 
 
-class ConditionGroup(Table):
-    label: str
+class ConditionGroup(ConditionGroupTable):
+    pass
 
 
-class ConditionRule(Table):
-    label: str
-    group: str
+class ConditionRule(ConditionTable):
     duration: Duration
     turns: int = Field(0, ge=0, le=100)
     no_action: bool = False
-    effects: tuple[str, ...]
 
 
 NEEDED_STATES = ("mort", "inconscient", "stabilise", "hors_de_combat", "sonne", "au_dela", "blesse", "en_forme")
@@ -281,9 +283,8 @@ class SeveriteRules(Table):
         for cid in (self.tenacity.failure_condition, *self.tenacity.skipped_when, *NEEDED_CONDITIONS):
             if cid not in self.conditions:
                 raise ValueError(f"l'état « {cid} » manque dans conditions")
+        check_condition_references(self.conditions, self.condition_groups, self.health_states)
         for cid, cond in self.conditions.items():
-            if cond.group not in self.condition_groups:
-                raise ValueError(f"l'état « {cid} » cite un groupe inconnu « {cond.group} »")
             if cond.duration == "turns" and cond.turns < 1:
                 raise ValueError(f"l'état « {cid} » dure des tours : indiquez turns (au moins 1)")
         for needed in NEEDED_STATES:
