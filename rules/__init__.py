@@ -43,6 +43,7 @@ from rules.errors import (
     Refused,
     RulesetError,
     describe_validation_error,
+    os_reason,
 )
 from rules.info import (
     ChoiceInfo,
@@ -378,6 +379,7 @@ __all__ = [
     "evolve",
     "load_rules_table",
     "new_sheet",
+    "os_reason",
     "roll_expression",
     "ruleset",
     "sheet_from_data",

@@ -5,6 +5,7 @@ Everything here is user-facing French text: the rules core raises these, the UI 
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -146,3 +147,30 @@ def describe_validation_error(exc: ValidationError, limit: int = 8) -> list[str]
             lines.append("…")
             break
     return lines
+
+
+_OS_REASONS: dict[int, str] = {
+    errno.ENOENT: "fichier ou dossier introuvable",
+    errno.ENOTDIR: "un élément du chemin n'est pas un dossier",
+    errno.EACCES: "accès refusé",
+    errno.EPERM: "opération non permise",
+    errno.EROFS: "le support est en lecture seule",
+    errno.ENOSPC: "le disque est plein",
+    errno.EDQUOT: "quota disque dépassé",
+    errno.EISDIR: "c'est un dossier",
+    errno.EIO: "erreur d'entrée-sortie du disque",
+    errno.ENAMETOOLONG: "nom de fichier trop long",
+    errno.ELOOP: "trop de liens symboliques",
+    errno.EMFILE: "trop de fichiers ouverts",
+    errno.EFBIG: "fichier trop gros pour ce support",
+    errno.ETXTBSY: "fichier occupé",
+    errno.EEXIST: "le fichier existe déjà",
+    errno.EBUSY: "ressource occupée",
+}
+
+
+def os_reason(exc: OSError) -> str:
+    """The French reason for an operating-system error (never the OS's English text when we know it)."""
+    if exc.errno in _OS_REASONS:
+        return _OS_REASONS[exc.errno]
+    return f"erreur système n° {exc.errno}" if exc.errno else str(exc)

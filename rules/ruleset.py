@@ -15,7 +15,7 @@ from typing import TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from rules.errors import RulesetError, describe_validation_error
+from rules.errors import RulesetError, describe_validation_error, os_reason
 
 MAX_RULESET_BYTES = 2_000_000
 
@@ -94,7 +94,7 @@ def load_ruleset(model: type[R], path: Path) -> R:
     except UnicodeDecodeError:
         raise RulesetError(f"{path} : le fichier n'est pas en UTF-8.") from None
     except OSError as exc:
-        raise RulesetError(f"{path} : lecture impossible ({exc.strerror or exc}).") from None
+        raise RulesetError(f"{path} : lecture impossible ({os_reason(exc)}).") from None
     return parse_ruleset(model, text, str(path))
 
 

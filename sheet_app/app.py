@@ -1,7 +1,8 @@
 """Start the app: ``sheet-app [FICHIER…]``, ``sheet-app --check FICHIER…``.
 
 Without argument the sheets open at the last exit come back (or the welcome screen); with files, they
-open in tabs. Without a display (no DISPLAY / WAYLAND_DISPLAY on Linux) Qt runs off screen, and says so.
+open in tabs. Either way, what a crash left in the autosave store is offered first. Without a display
+(no DISPLAY / WAYLAND_DISPLAY on Linux) Qt runs off screen, and says so.
 """
 
 from __future__ import annotations
@@ -103,25 +104,32 @@ def run(argv: list[str]) -> int:
     ensure_platform()
     from PySide6.QtWidgets import QApplication
 
+    from sheet_app.autosave import AutosaveStore
     from sheet_app.main_window import MainWindow
 
     app = QApplication.instance() or QApplication([sys.argv[0]])
     QApplication.setApplicationName("sheet_app")
     QApplication.setApplicationDisplayName("Fiche de personnage")
     install_translations(app)
-    window = MainWindow()
-    start(window, [Path(f) for f in args.files])
-    window.show()
-    return int(app.exec())
+    store = AutosaveStore()  # one per app; its lock says « this session is alive » until we quit
+    try:
+        window = MainWindow(store=store)
+        start(window, [Path(f) for f in args.files])
+        window.show()
+        return int(app.exec())
+    finally:
+        store.close()
 
 
 def start(window: Any, files: list[Path]) -> None:
-    """Open ``files``; without any, the last session's sheets, or the welcome screen."""
+    """Offer what a crash left, then open ``files``; without any, the last session's sheets, or the
+    welcome screen."""
+    recovered = window.recover_autosaves()
     if files:
         window.open_paths(files)
         return
     last = [p for p in window.settings.last_session() if p.exists()]
     if last:
         window.open_paths(last)
-    else:
+    elif not recovered:
         window.show_welcome()

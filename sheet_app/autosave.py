@@ -45,6 +45,7 @@ from typing import Annotated, Any, Literal
 import platformdirs
 from pydantic import BaseModel, ConfigDict, Field, Strict, ValidationError
 
+import rules
 from sheet_app import __version__ as APP_VERSION
 from sheet_app.files import (
     Document,
@@ -248,7 +249,7 @@ class AutosaveStore:
             self._hold_session()
             atomic_write(path, data)
         except OSError as exc:
-            raise FileProblem(f"{name} : sauvegarde automatique impossible ({exc.strerror or exc}).") from None
+            raise FileProblem(f"{name} : sauvegarde automatique impossible ({rules.os_reason(exc)}).") from None
         return AutosaveEntry(key, path, source_path, now_ns, title, self.session, os.getpid())
 
     def discard(self, key: str) -> None:
@@ -265,7 +266,7 @@ class AutosaveStore:
                 raise FileProblem(f"{name} : sauvegarde automatique trop grosse.")
             raw = path.read_bytes()
         except OSError as exc:
-            raise FileProblem(f"{name} : lecture impossible ({exc.strerror or exc}).") from None
+            raise FileProblem(f"{name} : lecture impossible ({rules.os_reason(exc)}).") from None
         data, text = parse_json(raw, name)
         try:
             meta = _AutosaveFile.model_validate(data)

@@ -270,28 +270,9 @@ def _envelope_error_text(err: dict[str, Any]) -> str:
 # Reading: bytes → text → JSON → migrated envelope → sheets
 # --------------------------------------------------------------------------------------------------
 
-_OS_REASONS: dict[int, str] = {
-    errno.ENOENT: "fichier ou dossier introuvable",
-    errno.ENOTDIR: "un élément du chemin n'est pas un dossier",
-    errno.EACCES: "accès refusé",
-    errno.EPERM: "opération non permise",
-    errno.EROFS: "le support est en lecture seule",
-    errno.ENOSPC: "le disque est plein",
-    errno.EDQUOT: "quota disque dépassé",
-    errno.EISDIR: "c'est un dossier",
-    errno.EIO: "erreur d'entrée-sortie du disque",
-    errno.ENAMETOOLONG: "nom de fichier trop long",
-    errno.ELOOP: "trop de liens symboliques",
-    errno.EMFILE: "trop de fichiers ouverts",
-    errno.EFBIG: "fichier trop gros pour ce support",
-    errno.ETXTBSY: "fichier occupé",
-}
-
 
 def _os_reason(exc: OSError) -> str:
-    if exc.errno in _OS_REASONS:
-        return _OS_REASONS[exc.errno]
-    return exc.strerror or str(exc)
+    return rules.os_reason(exc)
 
 
 def _mib(size: int) -> str:

@@ -1,4 +1,5 @@
-"""The main window: sheets in tabs, the menus, undo/redo naming the action, the welcome screen."""
+"""The main window: sheets in tabs, the menus, undo/redo naming the action, the welcome screen,
+autosave every minute and after each rest or time advance, recovery after a crash (issue 7)."""
 
 from __future__ import annotations
 
@@ -8,11 +9,12 @@ from typing import Any
 
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QUndoGroup
-from PySide6.QtWidgets import QMainWindow, QMenu, QStackedWidget, QTabWidget, QWidget
+from PySide6.QtWidgets import QLabel, QMainWindow, QMenu, QStackedWidget, QTabWidget, QWidget
 
 import rules
 from sheet_app import files
-from sheet_app.controller import DocumentController, OpenSheet
+from sheet_app.autosave import AutosaveEntry, AutosaveStore
+from sheet_app.controller import Autosaver, DocumentController, OpenSheet
 from sheet_app.settings import Settings, examples_dir
 from sheet_app.welcome import NewSheetDialog, WelcomePage
 from ui import prompts
@@ -23,14 +25,29 @@ APP_TITLE = "Fiche de personnage"
 
 class MainWindow(QMainWindow):
     def __init__(
-        self, settings: Settings | None = None, rng: random.Random | None = None, parent: QWidget | None = None
+        self,
+        settings: Settings | None = None,
+        rng: random.Random | None = None,
+        parent: QWidget | None = None,
+        *,
+        store: AutosaveStore | None = None,
     ) -> None:
+        """``store``: the app's one autosave store (the window makes its own, and closes it, without)."""
         super().__init__(parent)
         self.settings = settings if settings is not None else Settings()
         self.rng = rng if rng is not None else random.Random()
         self.controller = DocumentController(self.settings, self.rng, self)
         self.undo_group = QUndoGroup(self)
         self.docs: dict[SheetView, OpenSheet] = {}
+        self._owns_store = store is None
+        self.store = store if store is not None else AutosaveStore()
+        self.autosaver = Autosaver(self.store, self.settings.autosave_interval_ms, lambda: self.docs.values(), self)
+        self.autosaver.saved.connect(self._on_autosaved)
+        self.autosaver.failed.connect(self._on_autosave_failed)
+        self.controller.saved.connect(self.autosaver.discard)
+        self.controller.closed.connect(self.autosaver.discard)
+        self.controller.reloaded.connect(self._on_reloaded)
+        self.controller.replaced.connect(self._on_replaced)
 
         self.tabs = QTabWidget()
         self.tabs.setObjectName("sheetTabs")
@@ -54,8 +71,12 @@ class MainWindow(QMainWindow):
         geometry = self.settings.geometry()
         if geometry is None or not self.restoreGeometry(geometry):
             self.resize(1280, 800)
+        self.autosave_status = QLabel()
+        self.autosave_status.setObjectName("autosaveStatus")
+        self.statusBar().addPermanentWidget(self.autosave_status)
         self._update_title()
         self._update_actions()
+        self.autosaver.start()
 
     def sizeHint(self) -> QSize:
         return QSize(1280, 800)
@@ -164,15 +185,16 @@ class MainWindow(QMainWindow):
         view = self.current_view()
         return self.docs.get(view) if view is not None else None
 
-    def add_doc(self, doc: OpenSheet) -> SheetView:
+    def add_doc(self, doc: OpenSheet, index: int = -1) -> SheetView:
         view = SheetView(vm=doc.vm)
         doc.vm.setParent(view)
         self.docs[view] = doc
         self.undo_group.addStack(doc.vm.undo_stack)
         view.titleChanged.connect(self._on_view_title)
+        doc.vm.applied.connect(lambda action, d=doc: self._on_applied(d, action))
         doc.vm.setObjectName(f"vm_{doc.vm.sheet.system}")
         doc.vm.set_gm_view(self.act_gm.isChecked())
-        index = self.tabs.addTab(view, "")
+        index = self.tabs.insertTab(index, view, "")
         self._update_tab(view)
         self.stack.setCurrentWidget(self.tabs)
         self.tabs.setCurrentIndex(index)
@@ -216,16 +238,23 @@ class MainWindow(QMainWindow):
         self.tabs.setCurrentWidget(view)
         if not self.controller.close(doc, self):
             return False
-        self.undo_group.removeStack(doc.vm.undo_stack)
-        view.unbind()
-        del self.docs[view]
-        self.tabs.removeTab(self.tabs.indexOf(view))
-        view.deleteLater()
+        self._remove_view(view)
         if not self.docs:
             self.stack.setCurrentWidget(self.welcome)
         self._update_title()
         self._update_actions()
         return True
+
+    def _remove_view(self, view: SheetView) -> OpenSheet:
+        doc = self.docs.pop(view)
+        self.undo_group.removeStack(doc.vm.undo_stack)
+        view.unbind()
+        self.tabs.removeTab(self.tabs.indexOf(view))
+        view.deleteLater()
+        return doc
+
+    def view_of(self, doc: OpenSheet) -> SheetView | None:
+        return next((v for v, d in self.docs.items() if d is doc), None)
 
     def close_current(self) -> None:
         view = self.current_view()
@@ -266,6 +295,84 @@ class MainWindow(QMainWindow):
                 self._update_tab(view)
         self.refresh_recent()
 
+    def _on_reloaded(self, doc: OpenSheet) -> None:
+        """The tab holds its file again (« Recharger »): no copy to keep, the title loses its mark."""
+        self.autosaver.discard(doc)
+        view = self.view_of(doc)
+        if view is not None:
+            self._update_tab(view)
+        self._update_actions()
+
+    def _on_replaced(self, old: OpenSheet, new: OpenSheet) -> None:
+        """The reloaded file holds a sheet of another system: a new view in the same tab."""
+        view = self.view_of(old)
+        if view is None:
+            return
+        index = self.tabs.indexOf(view)
+        self._remove_view(view)
+        self.add_doc(new, index)
+
+    # --- autosave and recovery (issue 7) --------------------------------------------------------------
+
+    def _on_applied(self, doc: OpenSheet, action: rules.Action) -> None:
+        # « Autosave every minute (and on each rest or time advance) »: a night of rest or the hours
+        # that pass are what a player would hate to play again.
+        if doc.vm.passes_time(action):
+            self.autosaver.save(doc)
+
+    def _on_autosaved(self, _doc: OpenSheet, entry: AutosaveEntry) -> None:
+        self.autosave_status.setStyleSheet("")
+        self.autosave_status.setText(
+            self.tr("Sauvegarde automatique à {0}").format(entry.saved_at.strftime("%H:%M:%S"))
+        )
+        self.autosave_status.setToolTip(
+            self.tr("Copie de secours dans {0} (jamais sur vos fichiers).").format(self.store.folder)
+        )
+
+    def _on_autosave_failed(self, message: str) -> None:
+        self.autosave_status.setStyleSheet("color: #b71c1c;")
+        self.autosave_status.setText(self.tr("Sauvegarde automatique impossible"))
+        self.autosave_status.setToolTip(message)
+
+    def recover_autosaves(self) -> list[SheetView]:
+        """At start: offer what a crash left in the autosave store; the recovered sheets' tabs.
+
+        Each offered copy shows its time and whether it is newer than its file; a recovered one opens
+        marked modified, its file kept for « Enregistrer »; one the user unticks is deleted; « Plus
+        tard » keeps them all for the next start. Then the store drops what is no longer useful.
+        """
+        offered: list[tuple[AutosaveEntry, files.Document]] = []
+        damaged: list[str] = []
+        for entry in self.store.recoverable():
+            try:
+                doc = self.store.load(entry)
+            except files.FileProblem as exc:
+                damaged.append(exc.message)
+                continue
+            if doc.kind == "sheet":
+                offered.append((entry, doc))
+        if damaged:
+            prompts.show_error(
+                self,
+                self.tr("Récupération impossible"),
+                self.tr("Ces sauvegardes automatiques sont illisibles ; elles restent dans {0} :").format(
+                    self.store.folder
+                )
+                + "\n"
+                + "\n".join(damaged),
+            )
+        views: list[SheetView] = []
+        if offered:
+            choices = prompts.ask_recovery(self, [entry.describe() for entry, _ in offered])
+            if choices is not None:
+                for (entry, doc), recover in zip(offered, choices, strict=True):
+                    if recover:
+                        views.append(self.add_doc(self.controller.recover(doc, entry)))
+                    else:
+                        self.store.discard(entry.key)
+        self.store.clean()
+        return views
+
     def set_gm_view(self, on: bool) -> None:
         self.act_gm.setChecked(on)
         for doc in self.docs.values():
@@ -277,7 +384,7 @@ class MainWindow(QMainWindow):
         self.stack.setCurrentWidget(self.welcome)
 
     def about(self) -> None:
-        systems = ", ".join(f"{rules.describe(s).label} (graine {rules.describe(s).seed})" for s in rules.SYSTEMS)
+        systems = ", ".join(rules.describe(s).label for s in rules.SYSTEMS)
         prompts.show_info(
             self,
             self.tr("À propos"),
@@ -381,4 +488,7 @@ class MainWindow(QMainWindow):
         self.settings.set_last_session(session)
         self.settings.set_geometry(self.saveGeometry())
         self.settings.sync()
+        self.autosaver.stop()
+        if self._owns_store:
+            self.store.close()
         event.accept()

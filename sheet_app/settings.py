@@ -3,6 +3,7 @@
 User folders come from platformdirs (on Linux they follow ``XDG_CONFIG_HOME`` / ``XDG_DATA_HOME``, which
 is how the tests point them at a temporary folder). QSettings keeps only the window geometry and the
 recent files (the last session's open sheets among them); everything else lives in the sheets.
+The few other settings are typed attributes of ``Settings``, declared once here (tests override them).
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from PySide6.QtCore import QByteArray, QSettings
 
 APP_NAME = "sheet_app"
 MAX_RECENT = 10
+# Issue 7: « Autosave every minute ».
+AUTOSAVE_INTERVAL_MS = 60_000
 
 
 def config_dir() -> Path:
@@ -43,9 +46,16 @@ def _paths(value: object) -> list[Path]:
 
 
 class Settings:
-    """Geometry and recent files, in an INI file of the user's configuration folder."""
+    """Geometry and recent files, in an INI file of the user's configuration folder.
 
-    def __init__(self, path: Path | None = None) -> None:
+    ``autosave_interval_ms``: how often the open documents with unsaved changes are copied to the
+    autosave folder (not stored: one minute, or what a test asks for).
+    """
+
+    def __init__(self, path: Path | None = None, *, autosave_interval_ms: int = AUTOSAVE_INTERVAL_MS) -> None:
+        if autosave_interval_ms <= 0:
+            raise ValueError(f"autosave interval must be positive, not {autosave_interval_ms}")
+        self.autosave_interval_ms = autosave_interval_ms
         self.path = path if path is not None else config_dir() / "sheet_app.ini"
         self._q = QSettings(str(self.path), QSettings.Format.IniFormat)
 

@@ -252,7 +252,7 @@ class WelcomePage(QWidget):
         demo_layout = QVBoxLayout(demo_box)
         for system_id, _path in demo_files():
             info = rules.describe(system_id)
-            button = QPushButton(self.tr("Démo {0} (graine {1})").format(info.label, info.seed))
+            button = QPushButton(self.tr("Démo {0}").format(info.label))
             button.setObjectName(f"demo_{system_id}")
             button.clicked.connect(lambda _=False, s=system_id: self.demo_chosen.emit(s))
             demo_layout.addWidget(button)

@@ -10,8 +10,19 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication
-from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtGui import QMouseEvent
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QGridLayout,
+    QLabel,
+    QMessageBox,
+    QVBoxLayout,
+    QWidget,
+)
 
 import rules
 from ui.forms import ActionForm
@@ -110,13 +121,24 @@ def save_changes(parent: QWidget | None, name: str) -> str | None:
 
 
 def changed_on_disk(parent: QWidget | None, path: Path) -> str | None:
-    """The file changed since it was opened: "overwrite", "save_as", or None."""
+    """The file changed since it was opened: "reload", "save_as", "overwrite", or None (« Annuler »)."""
     box = _box(
         parent,
         QMessageBox.Icon.Warning,
         _tr("Fichier modifié ailleurs"),
-        _tr("« {0} » a été modifié par un autre programme depuis son ouverture.").format(path.name),
+        _tr("« {0} » a été modifié par un autre programme depuis son ouverture.\n(dossier : {1})").format(
+            path.name, path.parent
+        ),
     )
+    box.setInformativeText(
+        _tr(
+            "• Recharger : reprendre le fichier tel qu'il est sur le disque (vos modifications et "
+            "l'historique d'annulation de cette fiche sont perdus).\n"
+            "• Enregistrer sous… : garder les deux versions, la vôtre sous un autre nom.\n"
+            "• Écraser : remplacer le fichier par votre version (l'autre est perdue)."
+        )
+    )
+    reload = box.addButton(_tr("Recharger"), QMessageBox.ButtonRole.ResetRole)
     save_as = box.addButton(_tr("Enregistrer sous…"), QMessageBox.ButtonRole.AcceptRole)
     overwrite = box.addButton(_tr("Écraser"), QMessageBox.ButtonRole.DestructiveRole)
     cancel = box.addButton(_tr("Annuler"), QMessageBox.ButtonRole.RejectRole)
@@ -124,10 +146,91 @@ def changed_on_disk(parent: QWidget | None, path: Path) -> str | None:
     box.setEscapeButton(cancel)
     box.exec()
     clicked = box.clickedButton()
+    if clicked is reload:
+        return "reload"
     if clicked is save_as:
         return "save_as"
     if clicked is overwrite:
         return "overwrite"
+    return None
+
+
+class _ToggleLabel(QLabel):
+    """A wrapped label that ticks its check box when clicked (a QCheckBox's own text cannot wrap)."""
+
+    def __init__(self, text: str, box: QCheckBox) -> None:
+        super().__init__(text)
+        self._box = box
+        self.setWordWrap(True)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        if event.button() == Qt.MouseButton.LeftButton:
+            self._box.toggle()
+        super().mouseReleaseEvent(event)
+
+
+class RecoveryDialog(QDialog):
+    """After a crash: which autosaved documents to reopen (ticked) and which to drop (unticked)."""
+
+    def __init__(self, descriptions: list[str], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(_tr("Récupérer le travail non enregistré"))
+        self.setModal(True)
+        layout = QVBoxLayout(self)
+        intro = QLabel(
+            _tr(
+                "L'application s'est arrêtée de façon inattendue. Ces sauvegardes automatiques "
+                "contiennent du travail qui n'est pas dans vos fichiers :"
+            )
+        )
+        intro.setWordWrap(True)
+        layout.addWidget(intro)
+        self.boxes: list[QCheckBox] = []
+        grid = QGridLayout()
+        grid.setColumnStretch(1, 1)
+        grid.setContentsMargins(8, 4, 0, 4)
+        for row, text in enumerate(descriptions):
+            box = QCheckBox()
+            box.setChecked(True)
+            box.setAccessibleName(text)
+            grid.addWidget(box, row, 0, Qt.AlignmentFlag.AlignTop)
+            grid.addWidget(_ToggleLabel(text, box), row, 1, Qt.AlignmentFlag.AlignTop)
+            self.boxes.append(box)
+        layout.addLayout(grid)
+        note = QLabel(
+            _tr(
+                "Les documents cochés s'ouvrent dans des onglets, marqués modifiés : enregistrez-les pour "
+                "garder leur contenu. Les sauvegardes décochées sont supprimées. « Plus tard » garde tout "
+                "pour le prochain démarrage."
+            )
+        )
+        note.setWordWrap(True)
+        layout.addWidget(note)
+        layout.addStretch(1)
+        buttons = QDialogButtonBox()
+        self.recover_button = buttons.addButton(_tr("Récupérer la sélection"), QDialogButtonBox.ButtonRole.AcceptRole)
+        self.later_button = buttons.addButton(_tr("Plus tard"), QDialogButtonBox.ButtonRole.RejectRole)
+        self.recover_button.setDefault(True)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+        self.setMinimumWidth(560)
+        # Wrapped labels make the size hint too tall at the hinted width: take the height they need.
+        width = 640
+        self.resize(width, layout.totalHeightForWidth(width))
+
+    def choices(self) -> list[bool]:
+        """For each description, whether it is to be recovered."""
+        return [box.isChecked() for box in self.boxes]
+
+
+def ask_recovery(parent: QWidget | None, descriptions: list[str]) -> list[bool] | None:
+    """What a crash left: for each autosave, recover it (True) or drop it (False); None: ask again later."""
+    dialog = RecoveryDialog(descriptions, parent)
+    if dialog.exec() == QDialog.DialogCode.Accepted:
+        return dialog.choices()
     return None
 
 

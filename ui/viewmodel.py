@@ -78,6 +78,7 @@ class SheetViewModel(QObject):
     refused = Signal(str)  # a French message: the action was refused, nothing changed
     notified = Signal(str, bool)  # a French notice from the outcome's events; True when grave
     rolled = Signal(str)  # the dice of the last action, for the quick entry
+    applied = Signal(object)  # the rules.Action just applied (the window autosaves after rests and time)
     gmViewChanged = Signal(bool)
 
     def __init__(
@@ -128,6 +129,12 @@ class SheetViewModel(QObject):
 
     def supports(self, action_type: type[rules.Action]) -> bool:
         return action_type in self._info.actions
+
+    def passes_time(self, action: rules.Action) -> bool:
+        """Whether ``action`` is a rest (common or the system's own, e.g. a full day of rest) or lets time
+        pass: the moments after which the window autosaves at once (issue 7)."""
+        rests = tuple(action_type for action_type, _label in self._info.rests)
+        return isinstance(action, (rules.ShortRest, rules.LongRest, rules.AdvanceTime, *rests))
 
     def is_hidden(self, name: str) -> bool:
         """Whether ``name`` is masked: the rules hide it from the player and this is the player view."""
@@ -234,6 +241,7 @@ class SheetViewModel(QObject):
         if dice:
             self.rolled.emit(dice)
         self._notify(outcome.events)
+        self.applied.emit(action)
         return outcome
 
     def edit(self, changes: Mapping[str, Any]) -> bool:

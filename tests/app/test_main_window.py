@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,21 +15,7 @@ from sheet_app import files
 from sheet_app.app import start
 from sheet_app.main_window import MainWindow
 from sheet_app.settings import Settings, examples_dir
-from ui import prompts
 from ui.sheet_view import SheetView
-
-
-@pytest.fixture
-def window(qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[MainWindow]:
-    win = MainWindow(rng=random.Random(5))
-    win.resize(1280, 800)
-    win.show()
-    qtbot.waitExposed(win)
-    yield win
-    # Whatever the test left unsaved is dropped without asking.
-    monkeypatch.setattr(prompts, "save_changes", lambda *args: "discard")
-    win.close()
-    win.deleteLater()
 
 
 def type_damage(qtbot: Any, win: MainWindow, text: str) -> SheetView:
