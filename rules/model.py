@@ -119,7 +119,8 @@ class Context:
         if self.given:
             unused = ", ".join(str(v) for v in self.given)
             self.log.append(f"Valeurs de dés non utilisées : {unused}.")
-        return Outcome(sheet, tuple(self.log), tuple(self.rolls), tuple(self.events))
+        rolls, events = self.rolls, self.events
+        return Outcome(sheet, tuple(self.log), tuple(rolls) if rolls else (), tuple(events) if events else ())
 
 
 def signed(value: int) -> str:

@@ -587,8 +587,8 @@ def _take(
     if sheet.dead:
         ctx.say(f"{name} est déjà mort : {amount} dégâts sans effet.")
         return sheet
-    effective = effective_conditions(sheet, rs)
-    if amount > 0 and any(rs.conditions[c].resists_all_damage for c in effective if c in rs.conditions):
+    effective = effective_conditions(sheet, rs)  # {} without conditions: the common case stays cheap
+    if effective and amount > 0 and any(rs.conditions[c].resists_all_damage for c in effective if c in rs.conditions):
         halved = amount // 2
         ctx.say(f"Résistant à tous les dégâts (pétrifié) : {amount} → {halved}.")
         amount = halved
@@ -601,7 +601,11 @@ def _take(
             reasons.append("dégâts reçus sans point d'action")
         if sheet.critical_threshold is not None and amount > sheet.critical_threshold:
             reasons.append(f"seuil de critique {sheet.critical_threshold} dépassé")
-        if adjacent and any(rs.conditions[c].critical_if_adjacent for c in effective if c in rs.conditions):
+        if (
+            adjacent
+            and effective
+            and any(rs.conditions[c].critical_if_adjacent for c in effective if c in rs.conditions)
+        ):
             reasons.append("cible sans défense touchée à 1,50 m ou moins")
         if reasons:
             ctx.say("Coup critique (" + ", ".join(reasons) + ") : tirez sur la table des coups critiques.")
