@@ -2,7 +2,8 @@
 
     .venv/bin/python bench/bench_ui.py [ITERATIONS]
 
-For each system: a sheet shown at 1280×800 (off screen), then ITERATIONS edits alternating damage
+For each system, and a long campaign (a journal of 5,000 entries): a sheet shown at 1280×800
+(off screen), then ITERATIONS edits alternating damage
 and healing of 1 point through the view-model (the rules, the undo stack, every panel's refresh),
 each followed by the event processing that repaints what changed. The baseline, measured in the
 same run and the same window, is a QLabel.setText + the same event processing. Prints p50 / p95 in
@@ -23,6 +24,7 @@ from PySide6.QtWidgets import QApplication, QLabel
 
 import rules
 from ui.sheet_view import SheetView
+from ui.viewmodel import SheetViewModel
 
 FRAME_MS = 16.0
 
@@ -49,8 +51,11 @@ def main() -> int:
         f"{'système':12s} {'p50 ms':>8s} {'p95 ms':>8s} {'base p95':>9s} {'ratio p95':>10s}  cible p95 ≤ {FRAME_MS} ms"
     )
     worst = 0.0
-    for system in rules.SYSTEMS:
-        view = SheetView(rules.demo_sheet(system), rng=random.Random(1))
+    # Each system's demo, plus a long campaign: a Douaratil sheet whose journal holds 5,000 entries.
+    long_journal = tuple(f"Dégâts {i}\nUlfred subit 1 dégâts : 14 → 13 PA.\nDés : 1d6 = 3" for i in range(5000))
+    cases = [(s, s, ()) for s in rules.SYSTEMS] + [("douaratil", "journal 5000", long_journal)]
+    for system, name, journal in cases:
+        view = SheetView(vm=SheetViewModel(rules.demo_sheet(system), rng=random.Random(1), journal=journal))
         view.resize(1280, 760)
         view.show()
         for _ in range(10):
@@ -72,7 +77,7 @@ def main() -> int:
         samples = timed(app, edit, n)
         p50, p95, b95 = statistics.median(samples), percentile(samples, 0.95), percentile(base, 0.95)
         worst = max(worst, p95)
-        print(f"{system:12s} {p50:8.2f} {p95:8.2f} {b95:9.3f} {p95 / b95 if b95 else float('inf'):9.1f}×")
+        print(f"{name:12s} {p50:8.2f} {p95:8.2f} {b95:9.3f} {p95 / b95 if b95 else float('inf'):9.1f}×")
         view.close()
         view.deleteLater()
         app.processEvents()

@@ -8,11 +8,12 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSize, Qt
-from PySide6.QtGui import QAbstractTextDocumentLayout, QPainter, QPalette, QTextDocument
+from PySide6.QtGui import QAbstractTextDocumentLayout, QFont, QPainter, QPalette, QTextDocument
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QGroupBox,
     QListView,
+    QPushButton,
     QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
@@ -27,6 +28,9 @@ DICE_PREFIX = "Dés : "
 MARGIN = 4
 CACHE_LIMIT = 5000
 DOCUMENTS_KEPT = 120
+# Entries shown at once: a campaign's journal grows to thousands of entries, and a list view lays out
+# every row it holds after each change. The rest is one click away.
+SHOWN_ENTRIES = 100
 
 
 def entry_html(text: str) -> str:
@@ -51,11 +55,19 @@ class JournalDelegate(QStyledItemDelegate):
         super().__init__(parent)
         self._heights: dict[tuple[str, int, str], QSize] = {}
         self._documents: dict[tuple[str, int, str], QTextDocument] = {}
+        self._font: QFont | None = None
+        self._key = ""
+
+    def _font_key(self, font: QFont) -> str:
+        """``font.key()`` costs more than comparing fonts, and a list asks for every row's size."""
+        if self._font is None or font != self._font:
+            self._font, self._key = QFont(font), font.key()
+        return self._key
 
     def _document(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QTextDocument:
         text = str(index.data(Qt.ItemDataRole.DisplayRole) or "")
         width = max(option.rect.width(), 80)
-        key = (text, width, option.font.key())
+        key = (text, width, self._font_key(option.font))
         doc = self._documents.get(key)
         if doc is None:
             doc = QTextDocument()
@@ -92,7 +104,7 @@ class JournalDelegate(QStyledItemDelegate):
         view = option.widget
         width = view.viewport().width() - 2 if isinstance(view, QAbstractItemView) else option.rect.width()
         text = str(index.data(Qt.ItemDataRole.DisplayRole) or "")
-        key = (text, width, option.font.key())
+        key = (text, width, self._font_key(option.font))
         size = self._heights.get(key)
         if size is None:
             if len(self._heights) > CACHE_LIMIT:
@@ -125,10 +137,28 @@ class JournalPanel(QGroupBox):
         self.view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         layout.addWidget(self.view)
-        self.model.set_entries(vm.journal)
+        self.limit: int | None = SHOWN_ENTRIES
+        self.show_all = QPushButton()
+        self.show_all.setObjectName("journalShowAll")
+        self.show_all.clicked.connect(self._toggle_all)
+        layout.addWidget(self.show_all)
+        self._refresh()
         vm.changed.connect(self._on_changed)
+
+    def _refresh(self) -> None:
+        self.model.set_entries(self.vm.journal, self.limit)
+        total = len(self.vm.journal)
+        self.show_all.setVisible(total > SHOWN_ENTRIES)
+        if self.limit is None:
+            self.show_all.setText(self.tr("N'afficher que les {0} dernières entrées").format(SHOWN_ENTRIES))
+        else:
+            self.show_all.setText(self.tr("Afficher tout le journal ({0} entrées)").format(total))
+
+    def _toggle_all(self) -> None:
+        self.limit = SHOWN_ENTRIES if self.limit is None else None
+        self._refresh()
 
     def _on_changed(self, changes: Changes) -> None:
         if changes.journal or changes.everything:
-            self.model.set_entries(self.vm.journal)
+            self._refresh()
             self.view.scrollToTop()

@@ -146,14 +146,35 @@ class JournalModel(QAbstractListModel):
         super().__init__(parent)
         self._rows: list[Row] = []
 
-    def set_entries(self, entries_oldest_first: Sequence[str]) -> None:
+    def set_entries(self, entries_oldest_first: Sequence[str], limit: int | None = None) -> None:
+        """Show the entries, newest on top; only the newest ``limit`` when given (long campaigns)."""
         count = len(entries_oldest_first)
+        first = 0 if limit is None else max(0, count - limit)
         # Keys number entries from the oldest, so an entry keeps its key as newer ones arrive on top.
         rows = [
             Row(key=count - 1 - i, cells=(entry,), tooltips=(entry,))
-            for i, entry in enumerate(reversed(entries_oldest_first))
+            for i, entry in enumerate(reversed(entries_oldest_first[first:]))
         ]
+        # Rows that leave (the oldest sliding out of the window, or entries undone) go first, in runs
+        # from the bottom; then the new ones come in as one block: no reset, views keep their layout.
+        keep = {r.key for r in rows}
+        end = len(self._rows)
+        while end > 0:
+            if self._rows[end - 1].key in keep:
+                end -= 1
+                continue
+            start = end - 1
+            while start > 0 and self._rows[start - 1].key not in keep:
+                start -= 1
+            self.beginRemoveRows(QModelIndex(), start, end - 1)
+            self._rows = self._rows[:start] + self._rows[end:]
+            self.endRemoveRows()
+            end = start
         _diff_apply(self, self._rows, rows, self._store, 1)
+
+    @property
+    def shown(self) -> int:
+        return len(self._rows)
 
     def _store(self, rows: list[Row]) -> None:
         self._rows = rows

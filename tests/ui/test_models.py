@@ -109,6 +109,43 @@ def test_journal_model_puts_the_newest_on_top(qtmodeltester: Any) -> None:
     del watcher
 
 
+def test_journal_model_window_slides_without_reset(qtmodeltester: Any) -> None:
+    """A long campaign shows its newest entries only; the window slides by inserts and removals."""
+    model = JournalModel()
+    watcher = watch(model)
+    resets: list[int] = []
+    model.modelReset.connect(lambda: resets.append(1))
+    entries = [f"entrée {i}" for i in range(10)]
+    model.set_entries(entries, limit=4)
+    assert [model.entry(i) for i in range(model.rowCount())] == ["entrée 9", "entrée 8", "entrée 7", "entrée 6"]
+    entries.append("entrée 10")
+    model.set_entries(entries, limit=4)  # a new action: on top, the oldest shown slides out
+    assert [model.entry(i) for i in range(4)] == ["entrée 10", "entrée 9", "entrée 8", "entrée 7"]
+    model.set_entries(entries[:-1], limit=4)  # undo: the newest goes, an older one comes back below
+    assert [model.entry(i) for i in range(4)] == ["entrée 9", "entrée 8", "entrée 7", "entrée 6"]
+    assert not resets
+    model.set_entries(entries, limit=None)  # « tout afficher »
+    assert model.rowCount() == 11 and model.entry(10) == "entrée 0"
+    qtmodeltester.check(model)
+    del watcher
+
+
+def test_journal_panel_shows_the_newest_and_offers_the_rest(make_view: Any) -> None:
+    from ui.journal import SHOWN_ENTRIES
+
+    view = make_view("douaratil")
+    panel = view.journal
+    assert panel.show_all.isHidden()
+    for i in range(SHOWN_ENTRIES + 5):
+        view.vm.apply(rules.Damage(amount=0) if i % 2 else rules.Heal(amount=0))
+    assert panel.model.rowCount() == SHOWN_ENTRIES
+    assert not panel.show_all.isHidden() and str(SHOWN_ENTRIES + 5) in panel.show_all.text()
+    panel.show_all.click()
+    assert panel.model.rowCount() == SHOWN_ENTRIES + 5
+    panel.show_all.click()
+    assert panel.model.rowCount() == SHOWN_ENTRIES
+
+
 def test_condition_model_tree_and_ticks(qtmodeltester: Any) -> None:
     toggles: list[tuple[str, bool]] = []
     groups = [
