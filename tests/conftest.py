@@ -18,3 +18,27 @@ settings.register_profile(
 settings.register_profile("ci", max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("quick", max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+def pytest_sessionfinish(session: object, exitstatus: int) -> None:
+    """Qt objects go before the QApplication does: widgets a test left open are closed and deleted,
+    pending deletions run, then Python's garbage. Otherwise the interpreter's teardown may destroy
+    them after the application and crash the process once every test has passed."""
+    import gc
+    import sys
+
+    if "PySide6.QtWidgets" not in sys.modules:  # the rules tests run without Qt
+        return
+    from PySide6.QtCore import QEvent
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance()
+    if app is None:
+        return
+    for widget in QApplication.topLevelWidgets():
+        widget.close()
+        widget.deleteLater()
+    app.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    app.processEvents()
+    gc.collect()
+    app.sendPostedEvents(None, QEvent.Type.DeferredDelete)

@@ -70,14 +70,15 @@ class JournalDelegate(QStyledItemDelegate):
         key = (text, width, self._font_key(option.font))
         doc = self._documents.get(key)
         if doc is None:
-            doc = QTextDocument()
+            # Parented to the delegate: Qt deletes what is left with the view, before the application.
+            doc = QTextDocument(self)
             doc.setDefaultFont(option.font)
             doc.setDocumentMargin(MARGIN)
             doc.setHtml(entry_html(text))
             doc.setTextWidth(width)
             # Laid-out documents of the entries on screen are kept: repainting is then drawing only.
             if len(self._documents) >= DOCUMENTS_KEPT:
-                self._documents.pop(next(iter(self._documents)))
+                self._documents.pop(next(iter(self._documents))).deleteLater()
             self._documents[key] = doc
         return doc
 
