@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import random
+import weakref
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -60,15 +61,21 @@ class SwapState(QUndoCommand):
 
     def __init__(self, model: SheetViewModel, before: State, after: State, text: str) -> None:
         super().__init__(text)
-        self._model = model
+        # A weak reference: the view-model owns the stack that owns this command, and a strong one
+        # would make a cycle through Qt wrappers that Python's collector frees in a crashing order.
+        self._model = weakref.ref(model)
         self._before = before
         self._after = after
 
     def redo(self) -> None:
-        self._model._install(self._after)
+        model = self._model()
+        if model is not None:
+            model._install(self._after)
 
     def undo(self) -> None:
-        self._model._install(self._before)
+        model = self._model()
+        if model is not None:
+            model._install(self._before)
 
 
 class SheetViewModel(QObject):

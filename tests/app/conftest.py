@@ -12,6 +12,7 @@ import pytest
 from sheet_app.autosave import AutosaveStore
 from sheet_app.main_window import MainWindow
 from sheet_app.settings import Settings
+from tests.qt_cleanup import collect_qt_garbage
 from tests.ui.conftest import Recorder, answer, isolated, make_view
 from ui import prompts
 
@@ -45,3 +46,9 @@ def make_window(qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callabl
 @pytest.fixture
 def window(make_window: Callable[..., MainWindow]) -> MainWindow:
     return make_window()
+
+
+@pytest.fixture(autouse=True)
+def _collect_garbage_after_each_test() -> Iterator[None]:
+    yield
+    collect_qt_garbage()

@@ -11,6 +11,7 @@ import pytest
 from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox
 
 import rules
+from tests.qt_cleanup import collect_qt_garbage
 from ui import prompts
 from ui.sheet_view import SheetView
 
@@ -71,3 +72,9 @@ def make_view(qtbot: Any) -> Callable[..., SheetView]:
         return view
 
     return make
+
+
+@pytest.fixture(autouse=True)
+def _collect_garbage_after_each_test() -> Iterator[None]:
+    yield
+    collect_qt_garbage()
