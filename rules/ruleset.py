@@ -72,6 +72,13 @@ def check_condition_references(
             raise ValueError(f"l'état « {needed} » manque dans conditions")
 
 
+def check_time_units(time_units: Mapping[str, int], needed: Iterable[str]) -> None:
+    """Raise ``ValueError`` (French) when a unit the rules count in is missing from ``time_units``."""
+    for unit in needed:
+        if unit not in time_units:
+            raise ValueError(f"l'unité de temps « {unit} » manque dans time_units")
+
+
 def parse_ruleset(model: type[R], text: str, source: str) -> R:
     """Validate TOML ``text`` as ``model``; ``source`` names the file in messages."""
     try:

@@ -66,6 +66,7 @@ from rules.ruleset import (
     HealthStateTable,
     Table,
     check_condition_references,
+    check_time_units,
 )
 from rules.systems import System, register
 
@@ -256,9 +257,7 @@ class D20Rules(Table):
 
     @model_validator(mode="after")
     def _references(self) -> D20Rules:
-        for unit in ("round", "hour", "day", "night", "full_day"):
-            if unit not in self.time_units:
-                raise ValueError(f"l'unité de temps « {unit} » manque dans time_units")
+        check_time_units(self.time_units, ("round", "hour", "day", "night", "full_day"))
         for unit, seconds in self.time_units.items():
             if seconds <= 0:
                 raise ValueError(f"time_units.{unit} doit être strictement positif")

@@ -60,6 +60,7 @@ from rules.ruleset import (
     HealthStateTable,
     Table,
     check_condition_references,
+    check_time_units,
 )
 from rules.systems import System, register
 
@@ -212,9 +213,7 @@ class DouaratilRules(Table):
             self.health_states,
             needed_states=("en_forme", "inconscient", "mourant", "stabilise", "mort"),
         )
-        for unit in ("round", "hour"):
-            if unit not in self.time_units:
-                raise ValueError(f"l'unité de temps « {unit} » manque dans time_units")
+        check_time_units(self.time_units, ("round", "hour"))
         if "inconscient" not in self.conditions:
             raise ValueError("l'état « inconscient » est nécessaire aux règles de perte de conscience")
         return self

@@ -59,6 +59,7 @@ from rules.ruleset import (
     HealthStateTable,
     Table,
     check_condition_references,
+    check_time_units,
 )
 from rules.systems import System, register
 
@@ -271,9 +272,7 @@ class SeveriteRules(Table):
     def _references(self) -> SeveriteRules:
         _increasing({k: g.min_severity for k, g in self.grades.items()}, "grades")
         _increasing({k: s.min_margin for k, s in self.success_levels.items()}, "success_levels")
-        for unit in ("turn", "hour"):
-            if unit not in self.time_units:
-                raise ValueError(f"l'unité de temps « {unit} » manque dans time_units")
+        check_time_units(self.time_units, ("turn", "hour"))
         for sid, level in self.success_levels.items():
             if level.tenacity not in self.tenacity_results:
                 raise ValueError(f"success_levels.{sid} cite une Ténacité inconnue « {level.tenacity} »")

@@ -155,7 +155,7 @@ REST_CASES = [
 
 @pytest.mark.parametrize(("system", "index"), REST_CASES)
 def test_a_rest_or_time_advance_autosaves_at_once(window: MainWindow, system: str, index: int) -> None:
-    """« and on each rest or time advance »: every rest the system offers (d20's full day of rest
+    """“and on each rest or time advance”: every rest the system offers (d20's full day of rest
     too) and the passing of time write the copy right away, without waiting for the minute."""
     action = _rests_and_time(system)[index]
     view = window.open_demo(system)
@@ -391,7 +391,7 @@ def test_no_recovery_is_offered_for_a_session_still_running(make_window: MakeWin
 
 
 def test_a_copy_older_than_its_file_is_not_offered(make_window: MakeWindow, answer: Any, tmp_path: Path) -> None:
-    """« offers to recover the newer autosave »: a file saved after the copy supersedes it."""
+    """“offers to recover the newer autosave”: a file saved after the copy supersedes it."""
     _held, path = _played_then_crashed(make_window, tmp_path)
     stamp = path.stat()
     os.utime(path, ns=(stamp.st_atime_ns, stamp.st_mtime_ns + 3600 * 10**9))

@@ -141,7 +141,7 @@ def test_a_broken_file_shows_a_french_error_naming_it_and_the_open_tabs_stay(
 def test_a_huge_file_is_refused_with_the_limit(
     window: MainWindow, answer: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """« huge files (refuse above a documented size limit before reading it all) »."""
+    """“huge files (refuse above a documented size limit before reading it all)”."""
     window.open_demo("douaratil")
     before = snapshot(window)
     big = tmp_path / "énorme.fiche.json"

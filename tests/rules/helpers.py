@@ -35,3 +35,19 @@ def story(start: Any, sequence: list[rules.Action], seed: int) -> list[object]:
         told.append(out.log)
     told.append(rules.sheet_to_json(sheet))
     return told
+
+
+def broken_table_message(system: str, shipped: Any, tmp_path: Any, old: str, new: str) -> str:
+    """Copy ``system``'s shipped table with ``old`` replaced by ``new`` (which must be there), load it as a
+    GM's copy, and return the ``RulesetError`` message, checked to name the file."""
+    import pytest
+
+    text = shipped.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} is not in the shipped table"
+    broken = tmp_path / f"{system}-maison.toml"
+    broken.write_text(text.replace(old, new, 1), encoding="utf-8")
+    with pytest.raises(rules.RulesetError) as err:
+        rules.load_rules_table(system, broken)
+    message = str(err.value)
+    assert str(broken) in message
+    return message

@@ -91,6 +91,14 @@ def test_ruleset_dangling_reference(tmp_path: Path) -> None:
         rules.load_rules_table("douaratil", broken)
 
 
+def test_ruleset_missing_time_unit(tmp_path: Path) -> None:
+    text = Path(rules.__file__).parent.parent.joinpath("resources", "rulesets", "douaratil.toml").read_text("utf-8")
+    broken = tmp_path / "maison.toml"
+    broken.write_text(text.replace("round = 6\n", "", 1), encoding="utf-8")
+    with pytest.raises(rules.RulesetError, match="l'unité de temps « round » manque dans time_units"):
+        rules.load_rules_table("douaratil", broken)
+
+
 def test_house_rules_table_changes_the_rules(tmp_path: Path) -> None:
     """A GM's copy of the table, loaded through the same validation, changes the numbers without code."""
     text = Path(rules.__file__).parent.parent.joinpath("resources", "rulesets", "douaratil.toml").read_text("utf-8")

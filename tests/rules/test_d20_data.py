@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 import rules
+from tests.rules.helpers import broken_table_message
 
 TABLE = Path(rules.__file__).parent.parent / "resources" / "rulesets" / "d20.toml"
 
@@ -32,11 +33,7 @@ def test_shipped_table_loads() -> None:
 
 
 def test_broken_table_names_file_and_field(tmp_path: Path) -> None:
-    path = broken_copy(tmp_path, "first_aid_dd = 15", 'first_aid_dd = "quinze"')
-    with pytest.raises(rules.RulesetError) as err:
-        rules.load_rules_table("d20", path)
-    message = str(err.value)
-    assert str(path) in message
+    message = broken_table_message("d20", TABLE, tmp_path, "first_aid_dd = 15", 'first_aid_dd = "quinze"')
     assert "dying" in message and "first_aid_dd" in message and "entier" in message
 
 

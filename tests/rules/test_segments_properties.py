@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rules
-from tests.rules.helpers import apply_checked
+from tests.rules.helpers import apply_checked, broken_table_message
 
 INFO = rules.describe("segments")
 CONDITIONS = [c.id for c in INFO.conditions]
@@ -217,15 +217,7 @@ def test_demo_sheet_is_valid_and_interesting() -> None:
     ],
 )
 def test_broken_table_names_file_and_field(tmp_path: Path, old: str, new: str, field: str) -> None:
-    text = SHIPPED.read_text(encoding="utf-8")
-    assert old in text
-    broken = tmp_path / "segments-maison.toml"
-    broken.write_text(text.replace(old, new, 1), encoding="utf-8")
-    with pytest.raises(rules.RulesetError) as err:
-        rules.load_rules_table("segments", broken)
-    message = str(err.value)
-    assert str(broken) in message
-    assert field in message
+    assert field in broken_table_message("segments", SHIPPED, tmp_path, old, new)
 
 
 def test_broken_toml_syntax(tmp_path: Path) -> None:

@@ -16,6 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import rules
+from tests.rules.helpers import broken_table_message
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = ROOT / "resources" / "rulesets" / "severite.toml"
@@ -198,7 +199,7 @@ def test_rest_never_heals_an_untreated_wound(wounds: list[tuple[str, int, str | 
 
 
 def test_a_copy_of_the_shipped_table_loads_equal() -> None:
-    """« Il n’est pas systématique de prendre note de ces Blessures » — every choice is data a GM can copy."""
+    """Every choice is data a GM can copy: the shipped table loaded as a house copy is the same table."""
     assert rules.load_rules_table("severite", SHIPPED) == RS
 
 
@@ -219,21 +220,12 @@ def test_a_copy_of_the_shipped_table_loads_equal() -> None:
     ],
 )
 def test_a_broken_table_names_the_file_and_the_field(tmp_path: Path, old: str, new: str, field: str) -> None:
-    """« La jauge est composée de 4 paliers comprenant deux crans de Trauma. » — a GM's copy is checked like the
-    shipped one."""
-    text = SHIPPED.read_text(encoding="utf-8")
-    assert old in text
-    broken = tmp_path / "maison.toml"
-    broken.write_text(text.replace(old, new, 1), encoding="utf-8")
-    with pytest.raises(rules.RulesetError) as err:
-        rules.load_rules_table("severite", broken)
-    message = str(err.value)
-    assert str(broken) in message
-    assert field in message
+    """A GM's copy of the table is checked like the shipped one; the error names the file and the field."""
+    assert field in broken_table_message("severite", SHIPPED, tmp_path, old, new)
 
 
 def test_a_table_that_is_not_toml(tmp_path: Path) -> None:
-    """« Au premier palier aucun test ne sera nécessaire. »"""
+    """A copy that is not TOML at all says so."""
     broken = tmp_path / "maison.toml"
     broken.write_text("[trauma\nnotches_per_tier = 2\n", encoding="utf-8")
     with pytest.raises(rules.RulesetError, match="syntaxe TOML invalide"):
