@@ -780,7 +780,8 @@ def _con_changed(old: D20Sheet, new: D20Sheet, rs: D20Rules, ctx: Context) -> D2
     """« une augmentation, même temporaire, de la valeur de Constitution … augmentation ponctuelle de son
     nombre de points de vie … il ne s'agit pas de points de vie temporaires » : real PV, both ways."""
     delta = constitution_pv(new, rs) - constitution_pv(old, rs)
-    if delta == 0 or new.dead:
+    # The dead regain nothing, but a lower Constitution still lowers their PV with the maximum.
+    if delta == 0 or (new.dead and delta > 0):
         return new
     before_max = maximum(old, rs)
     after_max = maximum(new, rs)

@@ -747,3 +747,22 @@ def test_conditions_list_everything_the_pv_imply() -> None:
         run(sheet(current=0), rules.SetCondition(condition="hors_de_combat", active=False))
     with pytest.raises(rules.Refused, match="ne se pose pas à la main"):
         run(sheet(), rules.SetCondition(condition="mourant"))
+
+
+def test_lower_constitution_lowers_the_pv_of_the_dead_too() -> None:
+    """« Quelle que soit la méthode utilisée, il est impossible de dépasser son maximum de points de vie » —
+    found by hypothesis: temporary PV took a massive hit, the failed Vigueur killed a character still at full
+    PV, then a lower Constitution bonus left those PV above the new maximum."""
+    s = rules.new_sheet("d20", name="Essai", level=1, base_maximum=2, constitution=3)
+    for action in (
+        rules.GainTemporary(amount=100_000),
+        rules.SetConstitutionBonus(level=2),
+        rules.AbilityDamage(ability="constitution", points=2),
+        rules.Damage(amount=100_000, rolls=(1,)),  # all absorbed; Vigueur 1 fails: dead at full PV
+    ):
+        s = rules.apply(s, action).sheet
+    assert s.dead and s.current == rules.derive(s).maximum == 2
+    after = rules.apply(s, rules.Edit(changes={"constitution_bonus": 0})).sheet
+    assert after.current == rules.derive(after).maximum == 1
+    back = rules.apply(after, rules.Edit(changes={"constitution_bonus": 2})).sheet
+    assert rules.derive(back).maximum == 2 and back.current == 1  # the dead regain nothing
