@@ -23,8 +23,8 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from PySide6.QtWidgets import QApplication, QLabel
 
 import rules
-from ui.sheet_view import SheetView
-from ui.viewmodel import SheetViewModel
+from ui.sheet.sheet_view import SheetView
+from ui.sheet.viewmodel import SheetViewModel
 
 FRAME_MS = 16.0
 

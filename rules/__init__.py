@@ -28,6 +28,7 @@ from rules.actions import (
     ClearConditions,
     Damage,
     Edit,
+    EndRound,
     GainTemporary,
     Heal,
     LongRest,
@@ -35,6 +36,7 @@ from rules.actions import (
     SetCondition,
     ShortRest,
     Stabilise,
+    StartTurn,
 )
 from rules.dice import Roll, dice_range, roll_expression
 from rules.errors import (
@@ -154,6 +156,19 @@ def _invalid_sheet(prefix: str, exc: ValidationError) -> SheetError:
     ]
     locations += [()] * (len(lines) - len(locations))
     return SheetError(prefix + " ; ".join(lines), lines, locations)
+
+
+def build_action(action_type: type[Action], **fields: Any) -> Action:
+    """``action_type(**fields)``, with bad fields refused in French (``SheetError``, a ``Refused``).
+
+    The way the UI turns what a user typed into an action: « 1.5 », « 999999 » or an empty amount give
+    ``« montant » : doit être un nombre entier, sans décimales``, never a pydantic error.
+    """
+    try:
+        return action_type(**fields)
+    except ValidationError as exc:
+        lines = describe_validation_error(exc)
+        raise SheetError("Action refusée : " + " ; ".join(lines), lines) from None
 
 
 def system(system_id: str) -> System:
@@ -342,6 +357,7 @@ __all__ = [
     "DouaratilRules",
     "DouaratilSheet",
     "Edit",
+    "EndRound",
     "Explained",
     "FieldInfo",
     "GainTemporary",
@@ -367,11 +383,13 @@ __all__ = [
     "ShortRest",
     "SpendActionDie",
     "Stabilise",
+    "StartTurn",
     "System",
     "SystemInfo",
     "WakeSave",
     "WoundRisk",
     "apply",
+    "build_action",
     "demo_sheet",
     "derive",
     "describe",

@@ -11,6 +11,7 @@ from typing import Any, Literal
 
 from pydantic import Field, field_validator
 
+from rules.dice import DECIMAL, INTEGER, MAX_EXPRESSION_LENGTH
 from rules.model import MAX_POINTS, Frozen
 
 MAX_HITS = 100
@@ -31,16 +32,35 @@ class Action(Frozen):
 Amount = int | str
 
 
-def check_amount(value: Amount) -> Amount:
+def check_amount(value: Any) -> Amount:
+    """One rule for every amount a user gives, typed as a number or as text (« 7 », « -3 », « 2d6+3 »).
+
+    A whole number, typed or not, is held to ±``MAX_POINTS`` (a sheet beyond could not be saved); a
+    number with decimals is refused in both forms; a dice expression is kept as text (its rolled total is
+    bounded when it is rolled, ``Context.amount``). Negative numbers pass here: each rule says in French
+    why it refuses them (« utilisez Soins »).
+    """
+    if isinstance(value, bool):
+        raise ValueError("doit être un nombre entier ou une expression de dés (exemple : 2d6+3)")
+    if isinstance(value, float):
+        if not value.is_integer():
+            raise ValueError("doit être un nombre entier, sans décimales")
+        value = int(value)
     if isinstance(value, int):
-        if not 0 <= value <= MAX_POINTS:
-            raise ValueError(f"le montant doit être entre 0 et {MAX_POINTS}")
+        if not -MAX_POINTS <= value <= MAX_POINTS:
+            raise ValueError(f"doit être entre −{MAX_POINTS:,} et {MAX_POINTS:,}".replace(",", "\u202f"))
         return value
+    if not isinstance(value, str):
+        raise ValueError("doit être un nombre entier ou une expression de dés (exemple : 2d6+3)")
     text = value.strip()
     if not text:
-        raise ValueError("le montant est vide")
-    if len(text) > 80:
-        raise ValueError("l'expression est trop longue")
+        raise ValueError("est vide")
+    if len(text) > MAX_EXPRESSION_LENGTH:
+        raise ValueError(f"est trop long (au plus {MAX_EXPRESSION_LENGTH} caractères)")
+    if INTEGER.fullmatch(text):
+        return check_amount(int(text))
+    if DECIMAL.fullmatch(text):
+        raise ValueError("doit être un nombre entier, sans décimales")
     return text
 
 
@@ -68,7 +88,7 @@ class Damage(Action):
     save_halves: bool = False
     single_attack: bool = True
 
-    _amount = field_validator("amount")(check_amount)
+    _amount = field_validator("amount", mode="before")(check_amount)
 
     def title(self) -> str:
         what = "Dégâts non létaux" if self.nonlethal else "Dégâts"
@@ -83,7 +103,7 @@ class Heal(Action):
     amount: Amount
     magical: bool = False
 
-    _amount = field_validator("amount")(check_amount)
+    _amount = field_validator("amount", mode="before")(check_amount)
 
     def title(self) -> str:
         return f"Soins {self.amount}"
@@ -96,7 +116,7 @@ class GainTemporary(Action):
     amount: Amount
     replace: bool = False
 
-    _amount = field_validator("amount")(check_amount)
+    _amount = field_validator("amount", mode="before")(check_amount)
 
     def title(self) -> str:
         return f"Points temporaires {self.amount}"
@@ -178,6 +198,32 @@ class AdvanceTime(Action):
 
     def title(self) -> str:
         return f"Le temps passe : {self.count} {self.unit}"
+
+
+class StartTurn(Action):
+    """The start of this creature's turn in a fight (the GM table's « Tour suivant »).
+
+    What the rules make happen « au début de votre tour » happens now and is journaled with its dice
+    (Douaratil: the death save at 0 PA; segments: the dying creature's Vigueur try; Sévérité: what its
+    turn brings). ``StartTurn`` then ``EndRound`` is one round of ``AdvanceTime`` for this creature: the
+    same rules, each applied once.
+    """
+
+    kind: Literal["start_turn"] = "start_turn"
+
+    def title(self) -> str:
+        return "Début du tour"
+
+
+class EndRound(Action):
+    """The end of a round for this creature (the GM table's « Round suivant »): the round-scale rules
+    (bleeding, burning, countdowns) that its ``StartTurn`` did not already apply; the clock moves one
+    round (``SystemInfo.round_unit``)."""
+
+    kind: Literal["end_round"] = "end_round"
+
+    def title(self) -> str:
+        return "Fin du round"
 
 
 class Edit(Action):

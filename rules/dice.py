@@ -8,6 +8,7 @@ caller's generator.
 
 from __future__ import annotations
 
+import math
 import random
 import re
 import threading
@@ -26,6 +27,10 @@ _STRINGIFIER = d20.SimpleStringifier()
 
 _SIMPLE_DICE = re.compile(r"^\s*(\d*)\s*[dD]\s*(\d+)\s*$")
 MAX_EXPRESSION_LENGTH = 80
+# A whole number as a user types it (« 7 », « -3 », « +2 »).
+INTEGER = re.compile(r"[+-]?\d+")
+# A number with decimals, which no amount accepts (« 1.5 », « 2,5 »).
+DECIMAL = re.compile(r"[+-]?\d*[.,]\d+")
 
 
 class Roll(NamedTuple):
@@ -54,8 +59,28 @@ def dice_range(expression: str) -> tuple[int, int] | None:
     return count, count * sides
 
 
+# d20's own English messages, in French (the expression is named before them).
+_D20_MESSAGES: dict[str, str] = {
+    "Cannot divide by zero.": "division par zéro",
+    "Cannot roll a 0-sided die.": "un dé à 0 face ne se lance pas",
+    "Too many dice rolled.": "trop de dés (au plus 1000)",
+}
+
+
+def _french(exc: Exception) -> str:
+    text = str(exc)
+    if text in _D20_MESSAGES:
+        return _D20_MESSAGES[text]
+    if "not a valid selector" in text:
+        return "sélecteur de dés invalide"
+    return "expression impossible à calculer"
+
+
 def roll_expression(expression: str, rng: random.Random) -> Roll:
-    """Roll a dice expression with ``rng``; a bad expression raises ``Refused`` in French."""
+    """Roll a dice expression with ``rng``; a bad expression raises ``Refused`` in French.
+
+    A total with decimals (``7/2``) is rounded down, and the detail says so.
+    """
     expression = expression.strip()
     if not expression:
         raise Refused("Expression de dés vide.")
@@ -66,6 +91,9 @@ def roll_expression(expression: str, rng: random.Random) -> Roll:
         _d20_expression.random = rng
         try:
             result = _ROLLER.roll(expression, stringifier=_STRINGIFIER)
+            # ``total`` is computed lazily: a division by zero surfaces here, inside the guard.
+            raw_total = result.total
+            detail = str(result).replace("`", "")
         except d20.TooManyRolls:
             raise Refused(f"« {expression} » lance trop de dés (au plus 1000).") from None
         except d20.RollSyntaxError:
@@ -73,11 +101,18 @@ def roll_expression(expression: str, rng: random.Random) -> Roll:
                 f"« {expression} » n'est pas une expression de dés valide (exemples : 7, 2d6+3, 1d8-1)."
             ) from None
         except d20.RollError as exc:
-            raise Refused(f"« {expression} » ne peut pas être lancé ({exc}).") from None
+            raise Refused(f"« {expression} » ne peut pas être lancé ({_french(exc)}).") from None
+        except (ArithmeticError, ValueError, RecursionError, MemoryError) as exc:
+            raise Refused(f"« {expression} » ne peut pas être lancé ({_french(exc)}).") from None
         finally:
             _d20_expression.random = saved
-    total = int(result.total)
-    return Roll(expression, total, str(result).replace("`", ""))
+    try:
+        total = math.floor(raw_total)
+    except (OverflowError, ValueError):
+        raise Refused(f"« {expression} » donne un résultat qui n'est pas un nombre.") from None
+    if total != raw_total:
+        detail += f" → {total} (arrondi à l'entier inférieur)"
+    return Roll(expression, total, detail)
 
 
 def parse_amount(amount: int | str, rng: random.Random | None, what: str) -> Roll:
@@ -85,7 +120,7 @@ def parse_amount(amount: int | str, rng: random.Random | None, what: str) -> Rol
     if isinstance(amount, int):
         return Roll(str(amount), amount, str(amount), given=True)
     text = amount.strip()
-    if re.fullmatch(r"[+-]?\d+", text):
+    if INTEGER.fullmatch(text):
         value = int(text)
         return Roll(text, value, text, given=True)
     if rng is None:

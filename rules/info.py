@@ -108,6 +108,8 @@ class SystemInfo:
     features: frozenset[str]
     actions: tuple[type[Action], ...]
     extra: dict[str, Any]
+    # The time unit of one round of a fight (the GM table's « Round suivant »): one of ``time_units``.
+    round_unit: str = "round"
 
     def state(self, state_id: str) -> HealthStateInfo:
         for state in self.health_states:

@@ -105,13 +105,21 @@ class Context:
         self.rolls.append(result)
         return result
 
-    def amount(self, amount: int | str, what: str) -> Roll:
-        """An amount typed by the user: a number or a dice expression."""
+    def amount(self, amount: int | str, what: str, minimum: int | None = 0) -> Roll:
+        """An amount typed by the user: a number or a dice expression.
+
+        A rolled total is held to what a sheet can store: above ``MAX_POINTS`` it counts as
+        ``MAX_POINTS``; below ``minimum`` (0: a hit that rolls −1 deals nothing, it does not heal) it
+        counts as ``minimum``; the roll's detail says so. A number given as such is never changed
+        (the rule refuses a negative one in French). ``minimum=None`` keeps a negative total (a
+        Sévérité below 0 means « no wound »).
+        """
         if isinstance(amount, int):
             text = str(amount)
             return Roll(text, amount, text, True)
         result = parse_amount(amount, self.rng, what)
         if not result.given:
+            result = _bounded(result, minimum)
             self.rolls.append(result)
         return result
 
@@ -121,6 +129,17 @@ class Context:
             self.log.append(f"Valeurs de dés non utilisées : {unused}.")
         rolls, events = self.rolls, self.events
         return Outcome(sheet, tuple(self.log), tuple(rolls) if rolls else (), tuple(events) if events else ())
+
+
+def _bounded(roll: Roll, minimum: int | None) -> Roll:
+    total = roll.total
+    if total > MAX_POINTS:
+        return roll._replace(total=MAX_POINTS, detail=f"{roll.detail} → compté {MAX_POINTS} (au plus {MAX_POINTS})")
+    low = -MAX_POINTS if minimum is None else max(minimum, -MAX_POINTS)
+    if total < low:
+        why = "aucun effet" if low == 0 else f"au moins {fmt_int(low)}"
+        return roll._replace(total=low, detail=f"{roll.detail} → compté {fmt_int(low)} ({why})")
+    return roll
 
 
 def signed(value: int) -> str:

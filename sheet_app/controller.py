@@ -25,8 +25,8 @@ from PySide6.QtWidgets import QWidget
 from sheet_app import files
 from sheet_app.autosave import AutosaveEntry, AutosaveStore
 from sheet_app.settings import Settings, documents_dir
-from ui import prompts
-from ui.viewmodel import SheetViewModel
+from ui.common import prompts
+from ui.sheet.viewmodel import SheetViewModel
 
 log = logging.getLogger(__name__)
 

@@ -17,8 +17,8 @@ from sheet_app.autosave import AutosaveEntry, AutosaveStore
 from sheet_app.controller import Autosaver, DocumentController, OpenSheet
 from sheet_app.settings import Settings, examples_dir
 from sheet_app.welcome import NewSheetDialog, WelcomePage
-from ui import prompts
-from ui.sheet_view import SheetView
+from ui.common import prompts
+from ui.sheet.sheet_view import SheetView
 
 APP_TITLE = "Fiche de personnage"
 

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 
 import rules
 from sheet_app.settings import examples_dir
-from ui.fields import nullable as _nullable
+from ui.sheet.fields import nullable as _nullable
 
 
 def demo_files() -> list[tuple[str, Path]]:

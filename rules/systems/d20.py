@@ -408,7 +408,7 @@ class StrenuousAction(Action):
     healing: Amount = Field(0, title="Soins apportés par l'action (0 si aucun)")
     magical: bool = Field(True, title="Soins magiques (sort, potion)")
 
-    _amount = field_validator("healing")(check_amount)
+    _amount = field_validator("healing", mode="before")(check_amount)
 
     def title(self) -> str:
         return "Action simple hors de combat"

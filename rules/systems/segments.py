@@ -1949,6 +1949,7 @@ def info(rs: SegmentsRules) -> SystemInfo:
         conditions=tuple(ConditionInfo(k, c.label, c.group, c.effects) for k, c in rs.conditions.items()),
         ladders=(ladder,),
         time_units=tuple(ChoiceInfo(k, rs.time_labels.get(k, k)) for k in rs.time_units),
+        round_unit="turn",
         damage_types=tuple(ChoiceInfo(k, d.label) for k, d in rs.damage_types.items()),
         wound_types=(),
         rests=((LongRest, f"Repos ({rs.rest.min_hours} h)"),),

@@ -1132,7 +1132,7 @@ def damage(sheet: SeveriteSheet, action: Damage, ctx: Context) -> SeveriteSheet:
         if sheet.dead:
             ctx.say(f"{_name(sheet)} : déjà mort, coup sans effet.")
             break
-        amount = ctx.amount(action.amount, "Sévérité")
+        amount = ctx.amount(action.amount, "Sévérité", minimum=None)
         if not amount.given:
             ctx.say(f"Sévérité : {amount.detail}.")
         sheet = _inflict(sheet, amount.total, rs, ctx, body_part=action.body_part, damage_type=action.damage_type)
@@ -1660,6 +1660,7 @@ def info(rs: SeveriteRules) -> SystemInfo:
         conditions=tuple(ConditionInfo(k, c.label, c.group, c.effects) for k, c in rs.conditions.items()),
         ladders=(),
         time_units=tuple(ChoiceInfo(k, rs.time_labels.get(k, k)) for k in rs.time_units),
+        round_unit="turn",
         damage_types=tuple(ChoiceInfo(k, d.label) for k, d in rs.damage_types.items()),
         wound_types=tuple(ChoiceInfo(k, g.label) for k, g in rs.grades.items()),
         rests=((LongRest, "Repos"),),

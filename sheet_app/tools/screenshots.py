@@ -54,7 +54,7 @@ def shoot(folder: Path) -> list[Path]:
     import rules
     from sheet_app.app import install_translations
     from sheet_app.main_window import MainWindow
-    from ui import prompts
+    from ui.common import prompts
 
     # The played demos are not kept: closing their windows must not ask about saving.
     prompts.save_changes = lambda *args: "discard"  # type: ignore[assignment]

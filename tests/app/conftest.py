@@ -14,7 +14,7 @@ from sheet_app.main_window import MainWindow
 from sheet_app.settings import Settings
 from tests.qt_cleanup import collect_qt_garbage
 from tests.ui.conftest import Recorder, answer, isolated, make_view
-from ui import prompts
+from ui.common import prompts
 
 __all__ = ["Recorder", "answer", "isolated", "make_view", "make_window", "window"]
 

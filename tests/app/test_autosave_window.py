@@ -28,8 +28,8 @@ from sheet_app.autosave import AutosaveStore
 from sheet_app.controller import OpenSheet
 from sheet_app.main_window import MainWindow
 from sheet_app.settings import AUTOSAVE_INTERVAL_MS, Settings
-from ui import prompts
-from ui.sheet_view import SheetView
+from ui.common import prompts
+from ui.sheet.sheet_view import SheetView
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -169,7 +169,7 @@ def test_a_rest_or_time_advance_autosaves_at_once(window: MainWindow, system: st
 
 
 def test_rests_and_time_are_the_moments_the_view_model_reports() -> None:
-    from ui.viewmodel import SheetViewModel
+    from ui.sheet.viewmodel import SheetViewModel
 
     for system in rules.SYSTEMS:
         vm = SheetViewModel(rules.demo_sheet(system))

@@ -25,8 +25,8 @@ import rules
 from sheet_app import files
 from sheet_app.main_window import MainWindow
 from sheet_app.settings import MAX_RECENT, Settings
-from ui import prompts
-from ui.sheet_view import SheetView
+from ui.common import prompts
+from ui.sheet.sheet_view import SheetView
 
 KEPT = Path(__file__).resolve().parents[1] / "files" / "data" / "v1"
 

@@ -15,7 +15,7 @@ from sheet_app import files
 from sheet_app.app import start
 from sheet_app.main_window import MainWindow
 from sheet_app.settings import Settings, examples_dir
-from ui.sheet_view import SheetView
+from ui.sheet.sheet_view import SheetView
 
 
 def type_damage(qtbot: Any, win: MainWindow, text: str) -> SheetView:

@@ -138,7 +138,61 @@ def test_action_not_in_system_is_refused() -> None:
 
 
 def test_amount_validation() -> None:
-    with pytest.raises(ValueError, match="montant"):
-        rules.Damage(amount=-3)
-    with pytest.raises(ValueError, match="vide"):
-        rules.Heal(amount="  ")
+    """One rule for every amount: a number and the same number typed as text are treated alike."""
+    with pytest.raises(rules.Refused, match="« montant » : est vide"):
+        rules.build_action(rules.Heal, amount="  ")
+    for bad in (1.5, "1.5", "2,5"):
+        with pytest.raises(rules.Refused, match="sans décimales"):
+            rules.build_action(rules.Damage, amount=bad)
+    for huge in (100_001, "100001", "9" * 80, -100_001):
+        with pytest.raises(rules.Refused, match="entre −100"):
+            rules.build_action(rules.GainTemporary, amount=huge)
+    assert rules.Damage(amount="-3").amount == rules.Damage(amount=-3).amount == -3
+    assert rules.Damage(amount=" 007 ").amount == 7
+    s = rules.new_sheet("douaratil", base_maximum=20, current=20)
+    for negative in (-3, "-3"):
+        with pytest.raises(rules.Refused, match=r"Des dégâts négatifs \(-3\) n'ont pas de sens"):
+            rules.apply(s, rules.Damage(amount=negative))
+
+
+@pytest.mark.parametrize("system_id", rules.SYSTEMS)
+@pytest.mark.parametrize("expression", ["1d6/0", "1/0", "5//0", "1d6%0"])
+def test_division_by_zero_is_refused_in_french(system_id: str, expression: str) -> None:
+    s = rules.demo_sheet(system_id)
+    for action in (rules.Damage(amount=expression), rules.Heal(amount=expression, magical=True)):
+        if not rules.supports(system_id, type(action)):
+            continue
+        with pytest.raises(rules.Refused, match="division par zéro"):
+            rules.apply(s, action, rng=random.Random(1))
+
+
+def test_zero_sided_die_is_refused_in_french() -> None:
+    s = rules.new_sheet("douaratil", base_maximum=20, current=20)
+    with pytest.raises(rules.Refused, match="un dé à 0 face ne se lance pas"):
+        rules.apply(s, rules.Damage(amount="1d0"), rng=random.Random(1))
+
+
+@pytest.mark.parametrize("expression", ["1000d1000", "1d100000000", "1d6*100000"])
+def test_rolled_totals_are_held_to_the_bound_and_the_sheet_still_saves(expression: str) -> None:
+    for system_id in ("douaratil", "d20", "segments"):
+        s = rules.new_sheet(system_id, base_maximum=30, current=30)
+        rng = random.Random(3)
+        out = rules.apply(s, rules.Damage(amount=expression), rng=rng)
+        assert any("compté 100000" in r.detail for r in out.rolls), out.rolls
+        assert rules.sheet_from_json(rules.sheet_to_json(out.sheet)) == out.sheet
+
+
+def test_a_hit_that_rolls_below_zero_deals_nothing_and_the_others_land() -> None:
+    """Issue 14: « 1d4-2 », three hits rolling 4, 4, 1: two hits of 2 land, the third deals 0."""
+    for system_id in ("douaratil", "d20", "segments"):
+        s = rules.new_sheet(system_id, base_maximum=30, current=30)
+        rng = random.Random(0)  # 1d4 rolls 4, 4, 1 with this seed
+        out = rules.apply(s, rules.Damage(amount="1d4-2", hits=3), rng=rng)
+        assert out.sheet.current == 26, (system_id, out.log)
+        assert any("compté 0" in r.detail for r in out.rolls)
+
+
+def test_decimal_totals_are_rounded_down_and_said() -> None:
+    s = rules.new_sheet("douaratil", base_maximum=30, current=30)
+    out = rules.apply(s, rules.Damage(amount="1d1*7/2"), rng=random.Random(1))
+    assert out.sheet.current == 27

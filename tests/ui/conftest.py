@@ -12,8 +12,8 @@ from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox
 
 import rules
 from tests.qt_cleanup import collect_qt_garbage
-from ui import prompts
-from ui.sheet_view import SheetView
+from ui.common import prompts
+from ui.sheet.sheet_view import SheetView
 
 
 def _blocked(*args: Any, **kwargs: Any) -> Any:

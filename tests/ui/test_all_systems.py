@@ -10,9 +10,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractButton, QCheckBox, QComboBox, QLineEdit
 
 import rules
-from ui.forms import ActionForm, user_fields
-from ui.labels import kind_of
-from ui.sheet_view import SheetView
+from ui.common.forms import ActionForm, user_fields
+from ui.common.labels import kind_of
+from ui.sheet.sheet_view import SheetView
 
 SYSTEMS = list(rules.SYSTEMS)
 

@@ -11,9 +11,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
 import rules
-from ui.actions import ShortRestDialog
-from ui.models import KeyRole
-from ui.sheet_view import SheetView
+from ui.common.models import KeyRole
+from ui.sheet.actions import ShortRestDialog
+from ui.sheet.sheet_view import SheetView
 
 
 def enter(qtbot: Any, view: SheetView, text: str, mode: str = "damage") -> None:

@@ -10,7 +10,7 @@ from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtTest import QAbstractItemModelTester
 
 import rules
-from ui.models import ConditionGroup, ConditionItem, ConditionModel, JournalModel, Row, RowsModel
+from ui.common.models import ConditionGroup, ConditionItem, ConditionModel, JournalModel, Row, RowsModel
 
 
 def watch(model: Any) -> QAbstractItemModelTester:
@@ -131,7 +131,7 @@ def test_journal_model_window_slides_without_reset(qtmodeltester: Any) -> None:
 
 
 def test_journal_panel_shows_the_newest_and_offers_the_rest(make_view: Any) -> None:
-    from ui.journal import SHOWN_ENTRIES
+    from ui.sheet.journal import SHOWN_ENTRIES
 
     view = make_view("douaratil")
     panel = view.journal

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rules
-from ui.viewmodel import MAX_ENTRY, Changes, SheetViewModel
+from ui.sheet.viewmodel import MAX_ENTRY, Changes, SheetViewModel
 
 
 def vm_of(system: str = "douaratil", seed: int = 1) -> SheetViewModel:

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 import rules
-from ui.forms import ActionForm
+from ui.common.forms import ActionForm
 
 SHEET_FILTER = "Fiches de personnage (*.fiche.json *.json);;Tous les fichiers (*)"
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 from PySide6.QtWidgets import QGridLayout, QGroupBox, QLabel, QPushButton, QSpinBox, QWidget
 
 import rules
-from ui.actions import run_action
-from ui.labels import button_label
-from ui.viewmodel import Changes, SheetViewModel
+from ui.common.labels import button_label
+from ui.sheet.actions import run_action
+from ui.sheet.viewmodel import Changes, SheetViewModel
 
 TENACITY_NAMES = ("trauma_tier", "tenacity_opposition", "tenacity_physique", "tenacity_mental")
 

@@ -21,8 +21,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ui.models import JournalModel
-from ui.viewmodel import Changes, SheetViewModel
+from ui.common.models import JournalModel
+from ui.sheet.viewmodel import Changes, SheetViewModel
 
 DICE_PREFIX = "Dés : "
 MARGIN = 4

@@ -14,15 +14,15 @@ from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QFrame, QScrollArea, QSplitter, QVBoxLayout, QWidget
 
 import rules
-from ui.actions import DyingPanel, OtherActionsPanel, RestsPanel
-from ui.conditions import ConditionsPanel
-from ui.fields import FieldsPanel, PoolsPanel
-from ui.health import DerivedPanel, HealthPanel
-from ui.journal import JournalPanel
-from ui.messages import MessageBar
-from ui.system_panels import TENACITY_NAMES, TenacityPanel
-from ui.viewmodel import Changes, SheetViewModel
-from ui.wounds import WoundsPanel
+from ui.common.messages import MessageBar
+from ui.sheet.actions import DyingPanel, OtherActionsPanel, RestsPanel
+from ui.sheet.conditions import ConditionsPanel
+from ui.sheet.fields import FieldsPanel, PoolsPanel
+from ui.sheet.health import DerivedPanel, HealthPanel
+from ui.sheet.journal import JournalPanel
+from ui.sheet.system_panels import TENACITY_NAMES, TenacityPanel
+from ui.sheet.viewmodel import Changes, SheetViewModel
+from ui.sheet.wounds import WoundsPanel
 
 DYING_FEATURES = frozenset({"death_saves", "stabilise", "dying_rolls", "recovery_rolls", "negative_points"})
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from PySide6.QtCore import QT_TRANSLATE_NOOP
 
 import rules
-from ui.forms import action_label, user_fields
-from ui.texts import tr_const
+from ui.common.forms import action_label, user_fields
+from ui.common.texts import tr_const
 
 # Button labels of actions by kind (systems' own titles describe a done action, not a command).
 ACTION_LABELS: dict[str, str] = {

@@ -20,7 +20,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 import rules
-from ui.texts import EVENT_NOTICES, GRAVE_EVENTS, fmt_value, tr_const
+from ui.common.texts import EVENT_NOTICES, GRAVE_EVENTS, fmt_value, tr_const
 
 log = logging.getLogger(__name__)
 

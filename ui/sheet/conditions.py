@@ -17,8 +17,8 @@ from PySide6.QtWidgets import (
 )
 
 import rules
-from ui.models import ConditionGroup, ConditionItem, ConditionModel
-from ui.viewmodel import Changes, SheetViewModel
+from ui.common.models import ConditionGroup, ConditionItem, ConditionModel
+from ui.sheet.viewmodel import Changes, SheetViewModel
 
 
 def condition_model(vm: SheetViewModel) -> ConditionModel:

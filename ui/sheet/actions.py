@@ -23,11 +23,11 @@ from PySide6.QtWidgets import (
 )
 
 import rules
-from ui import prompts
-from ui.forms import user_fields
-from ui.labels import ACTION_LABELS, LONGEST_LABEL, adds_wound, button_label, kind_of
-from ui.texts import tr_const
-from ui.viewmodel import Changes, SheetViewModel
+from ui.common import prompts
+from ui.common.forms import user_fields
+from ui.common.labels import ACTION_LABELS, LONGEST_LABEL, adds_wound, button_label, kind_of
+from ui.common.texts import tr_const
+from ui.sheet.viewmodel import Changes, SheetViewModel
 
 # Derived values that tell a dying or unconscious character's situation (shown under the buttons).
 STATUS_NAMES = (

@@ -26,11 +26,11 @@ from PySide6.QtWidgets import (
 )
 
 import rules
-from ui import prompts
-from ui.health_bar import BarState, HealthBar, Tier
-from ui.texts import DERIVED_LABELS, DERIVED_SHOWN_ELSEWHERE, fmt_number, fmt_value, parse_int, tr_const
-from ui.undo_keys import pass_undo_when_unmodified
-from ui.viewmodel import Changes, SheetViewModel
+from ui.common import prompts
+from ui.common.health_bar import BarState, HealthBar, Tier
+from ui.common.texts import DERIVED_LABELS, DERIVED_SHOWN_ELSEWHERE, fmt_number, fmt_value, parse_int, tr_const
+from ui.common.undo_keys import pass_undo_when_unmodified
+from ui.sheet.viewmodel import Changes, SheetViewModel
 
 MAX_AMOUNT = 100_000
 BAR_NAMES = ("current", "maximum", "temporary", "nonlethal", "death_threshold", "state")

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 import rules
-from ui.texts import ACTION_FIELD_LABELS, parse_int, tr_const
+from ui.common.texts import ACTION_FIELD_LABELS, parse_int, tr_const
 
 SPIN_LIMIT = 100_000
 SKIPPED = frozenset({"kind"})

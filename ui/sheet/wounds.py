@@ -23,12 +23,12 @@ from PySide6.QtWidgets import (
 )
 
 import rules
-from ui import prompts
-from ui.forms import user_fields
-from ui.labels import adds_wound, button_label, button_tip
-from ui.models import Row, RowsModel
-from ui.texts import fmt_signed, tr_const
-from ui.viewmodel import Changes, SheetViewModel
+from ui.common import prompts
+from ui.common.forms import user_fields
+from ui.common.labels import adds_wound, button_label, button_tip
+from ui.common.models import Row, RowsModel
+from ui.common.texts import fmt_signed, tr_const
+from ui.sheet.viewmodel import Changes, SheetViewModel
 
 # Columns of the wound table: name, grade, effect, care, healing, note.
 HEALING = 4

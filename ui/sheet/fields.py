@@ -28,9 +28,9 @@ from PySide6.QtWidgets import (
 )
 
 import rules
-from ui.texts import fmt_number, fmt_signed, parse_int
-from ui.undo_keys import pass_undo_when_unmodified
-from ui.viewmodel import Changes, SheetViewModel
+from ui.common.texts import fmt_number, fmt_signed, parse_int
+from ui.common.undo_keys import pass_undo_when_unmodified
+from ui.sheet.viewmodel import Changes, SheetViewModel
 
 
 class NotesEdit(QPlainTextEdit):

@@ -1,0 +1,1 @@
+"""One character sheet: its view-model (``viewmodel``) and the panels of its window."""
