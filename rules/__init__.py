@@ -57,7 +57,7 @@ from rules.info import (
     LadderLevel,
     SystemInfo,
 )
-from rules.model import Context, Derived, Explained, Outcome, SheetBase, evolve, fmt_int, signed
+from rules.model import SECRET_MARK, Context, Derived, Explained, Outcome, SheetBase, evolve, fmt_int, signed
 from rules.ruleset import load_ruleset
 from rules.systems import REGISTRY, System
 
@@ -342,6 +342,7 @@ def load_rules_table(system_id: str, path: Any) -> Any:
 
 
 __all__ = [
+    "SECRET_MARK",
     "SYSTEMS",
     "Action",
     "AddExhaustion",

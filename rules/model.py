@@ -78,6 +78,11 @@ class Outcome(NamedTuple):
     events: tuple[str, ...] = ()
 
 
+# Marks a journal line only the game master may read (it shows a value the rules hide from the player,
+# such as an Engourdi character's own PV): the player's view of the journal leaves such lines out.
+SECRET_MARK = "[MJ] "
+
+
 class Context:
     """Per-action scratchpad: where the dice come from, and what the journal says."""
 
@@ -91,8 +96,9 @@ class Context:
         self.rolls: list[Roll] = []
         self.events: list[str] = []
 
-    def say(self, line: str) -> None:
-        self.log.append(line)
+    def say(self, line: str, secret: bool = False) -> None:
+        """Add ``line`` to the journal; ``secret`` lines carry ``SECRET_MARK`` (GM view only)."""
+        self.log.append(SECRET_MARK + line if secret else line)
 
     def event(self, name: str) -> None:
         if name not in self.events:
