@@ -95,6 +95,45 @@ def install_translations(app: Any) -> None:
             app.installTranslator(translator)
 
 
+def configure_logging() -> Path | None:
+    """Warnings and bugs go to a small rotating log in the user's data folder (named by the guard's
+    French message); None if it cannot be opened (then stderr only)."""
+    import logging
+    from logging.handlers import RotatingFileHandler
+
+    from sheet_app.settings import data_dir
+    from ui.common import guard
+
+    path = data_dir() / "sheet_app.log"
+    root = logging.getLogger()
+    root.setLevel(logging.INFO)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handler: logging.Handler = RotatingFileHandler(path, maxBytes=1_000_000, backupCount=2, encoding="utf-8")
+    except OSError:
+        return None
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root.addHandler(handler)
+    guard.log_path = str(path)
+    return path
+
+
+def install_excepthook() -> None:
+    """The last net under the guards: an exception that still reaches Qt is logged and told in French."""
+    from ui.common import guard
+
+    def hook(kind: type[BaseException], value: BaseException, tb: Any) -> None:
+        if issubclass(kind, KeyboardInterrupt):
+            sys.__excepthook__(kind, value, tb)
+            return
+        try:
+            raise value.with_traceback(tb)
+        except Exception:
+            guard.report("sys.excepthook")
+
+    sys.excepthook = hook
+
+
 def run(argv: list[str]) -> int:
     if "--check" in argv:
         rest = list(argv)
@@ -111,6 +150,8 @@ def run(argv: list[str]) -> int:
     QApplication.setApplicationName("sheet_app")
     QApplication.setApplicationDisplayName("Fiche de personnage")
     install_translations(app)
+    configure_logging()
+    install_excepthook()
     store = AutosaveStore()  # one per app; its lock says « this session is alive » until we quit
     try:
         window = MainWindow(store=store)

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import QWidget
 from sheet_app import files
 from sheet_app.autosave import AutosaveEntry, AutosaveStore
 from sheet_app.settings import Settings, documents_dir
-from ui.common import prompts
+from ui.common import guard, prompts
 from ui.sheet.viewmodel import SheetViewModel
 
 log = logging.getLogger(__name__)
@@ -33,8 +33,10 @@ log = logging.getLogger(__name__)
 
 @dataclass(eq=False)
 class OpenSheet:
-    """One open sheet: its view-model, and the file it came from (None until first saved).
+    """One open document (a sheet): its view-model, and the file it came from (None until first saved).
 
+    A document without a file is always « modified » (closing or quitting asks, the autosave keeps
+    it), except an untouched demo copy, which the shipped file already holds.
     ``differs_from_file``: the sheet at the undo stack's clean point is not what the file holds (a
     sheet recovered from an autosave): modified until saved. ``autosave_key``: its copy in the
     autosave store, if one was made; ``autosaved``: the (sheet, journal) that copy holds.
@@ -46,14 +48,15 @@ class OpenSheet:
     differs_from_file: bool = False
     autosave_key: str | None = None
     autosaved: tuple[Any, tuple[str, ...]] | None = None
+    demo: bool = False
 
     def display_name(self) -> str:
         return self.vm.sheet.name or (self.path.name if self.path else "Sans nom")
 
     def is_modified(self) -> bool:
-        return (
-            self.differs_from_file or not self.vm.undo_stack.isClean() or (self.path is None and self.vm.journal != ())
-        )
+        if self.differs_from_file or not self.vm.undo_stack.isClean():
+            return True
+        return self.path is None and not self.demo
 
     def document(self) -> files.Document:
         return files.Document("sheet", [self.vm.sheet], [list(self.vm.journal)])
@@ -80,8 +83,11 @@ class DocumentController(QObject):
         self.rng = rng
         self.last_folder = documents_dir()
 
-    def new(self, sheet: Any, journal: tuple[str, ...] = (), parent: QObject | None = None) -> OpenSheet:
-        return OpenSheet(SheetViewModel(sheet, rng=self.rng, journal=journal, parent=parent))
+    def new(
+        self, sheet: Any, journal: tuple[str, ...] = (), parent: QObject | None = None, *, demo: bool = False
+    ) -> OpenSheet:
+        """A document without a file; ``demo``: a copy of a shipped demo (unmodified until changed)."""
+        return OpenSheet(SheetViewModel(sheet, rng=self.rng, journal=journal, parent=parent), demo=demo)
 
     def _read_sheet(self, path: Path, window: QWidget | None) -> tuple[Any, tuple[str, ...], files.FileStamp] | None:
         """The sheet, journal and stamp of the sheet file ``path``; a problem is shown and None returned."""
@@ -198,14 +204,21 @@ class DocumentController(QObject):
         self.reloaded.emit(doc)
         return doc
 
-    def close(self, doc: OpenSheet, window: QWidget | None) -> bool:
-        """Whether ``doc`` may close (asks about unsaved changes; saving may be cancelled)."""
+    def may_close(self, doc: OpenSheet, window: QWidget | None) -> bool:
+        """Whether ``doc`` may close: asks about unsaved changes (« Enregistrer » saves; cancelling the
+        question or the save keeps it open). Nothing is closed here."""
         if doc.is_modified():
             answer = prompts.save_changes(window, doc.display_name())
             if answer is None:
                 return False
             if answer == "save" and not self.save(doc, window):
                 return False
+        return True
+
+    def close(self, doc: OpenSheet, window: QWidget | None) -> bool:
+        """Whether ``doc`` may close (asks about unsaved changes; saving may be cancelled)."""
+        if not self.may_close(doc, window):
+            return False
         self.closed.emit(doc)
         return True
 
@@ -246,7 +259,7 @@ class Autosaver(QObject):
         self.timer = QTimer(self)
         self.timer.setObjectName("autosaveTimer")
         self.timer.setInterval(interval_ms)
-        self.timer.timeout.connect(self.save_all)
+        guard.connect(self.timer.timeout, self.save_all)
         self.last_saved: datetime | None = None
 
     def start(self) -> None:

@@ -17,7 +17,7 @@ from sheet_app.autosave import AutosaveEntry, AutosaveStore
 from sheet_app.controller import Autosaver, DocumentController, OpenSheet
 from sheet_app.settings import Settings, examples_dir
 from sheet_app.welcome import NewSheetDialog, WelcomePage
-from ui.common import prompts
+from ui.common import guard, prompts
 from ui.sheet.sheet_view import SheetView
 
 APP_TITLE = "Fiche de personnage"
@@ -34,6 +34,7 @@ class MainWindow(QMainWindow):
     ) -> None:
         """``store``: the app's one autosave store (the window makes its own, and closes it, without)."""
         super().__init__(parent)
+        self._quitting = False
         self.settings = settings if settings is not None else Settings()
         self.rng = rng if rng is not None else random.Random()
         self.controller = DocumentController(self.settings, self.rng, self)
@@ -54,13 +55,13 @@ class MainWindow(QMainWindow):
         self.tabs.setDocumentMode(True)
         self.tabs.setTabsClosable(True)
         self.tabs.setMovable(True)
-        self.tabs.tabCloseRequested.connect(lambda i: self.close_view(self.tabs.widget(i)))
-        self.tabs.currentChanged.connect(self._on_current_changed)
+        guard.connect(self.tabs.tabCloseRequested, lambda i: self.close_view(self.tabs.widget(i)))
+        guard.connect(self.tabs.currentChanged, self._on_current_changed)
         self.welcome = WelcomePage()
-        self.welcome.new_form.created.connect(self.add_new_sheet)
-        self.welcome.open_requested.connect(self.open_dialog)
-        self.welcome.path_chosen.connect(lambda p: self.open_paths([p]))
-        self.welcome.demo_chosen.connect(self.open_demo)
+        guard.connect(self.welcome.new_form.created, self.add_new_sheet)
+        guard.connect(self.welcome.open_requested, self.open_dialog)
+        guard.connect(self.welcome.path_chosen, lambda p: self.open_paths([p]))
+        guard.connect(self.welcome.demo_chosen, self.open_demo)
         self.stack = QStackedWidget()
         self.stack.addWidget(self.welcome)
         self.stack.addWidget(self.tabs)
@@ -76,7 +77,16 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.autosave_status)
         self._update_title()
         self._update_actions()
+        guard.set_reporter(self._report_bug)
         self.autosaver.start()
+
+    def _report_bug(self, message: str) -> None:
+        """The guard's French message: in the current sheet's message bar, else in a box."""
+        view = self.current_view()
+        if view is not None and self.isVisible():
+            view.messages.show_message(message, "error")
+        else:
+            prompts.show_error(self, self.tr("Erreur interne"), message)
 
     def sizeHint(self) -> QSize:
         return QSize(1280, 800)
@@ -90,7 +100,7 @@ class MainWindow(QMainWindow):
                 action.setShortcuts(shortcut)
             else:
                 action.setShortcut(shortcut)
-        action.triggered.connect(slot)
+        guard.connect(action.triggered, slot)
         if name:
             action.setObjectName(name)
         self.addAction(action)
@@ -141,7 +151,7 @@ class MainWindow(QMainWindow):
         for system_id in rules.SYSTEMS:
             label = rules.describe(system_id).label
             action = demo_menu.addAction(label)
-            action.triggered.connect(lambda _=False, s=system_id: self.open_demo(s))
+            guard.connect(action.triggered, lambda _=False, s=system_id: self.open_demo(s))
         file_menu.addSeparator()
         file_menu.addAction(self.act_save)
         file_menu.addAction(self.act_save_as)
@@ -169,7 +179,7 @@ class MainWindow(QMainWindow):
         for path in recent:
             action = self.recent_menu.addAction(f"{path.name} — {path.parent}")
             action.setEnabled(path.exists())
-            action.triggered.connect(lambda _=False, p=path: self.open_paths([p]))
+            guard.connect(action.triggered, lambda _=False, p=path: self.open_paths([p]))
         if not recent:
             empty = self.recent_menu.addAction(self.tr("(aucune)"))
             empty.setEnabled(False)
@@ -199,6 +209,7 @@ class MainWindow(QMainWindow):
         self.stack.setCurrentWidget(self.tabs)
         self.tabs.setCurrentIndex(index)
         self._update_actions()
+        self._save_session()
         return view
 
     def add_new_sheet(self, sheet: Any) -> SheetView:
@@ -227,7 +238,7 @@ class MainWindow(QMainWindow):
             sheet, journal = doc.sheets[0], tuple(doc.journals[0]) if doc.journals else ()
         except files.FileProblem:
             sheet, journal = rules.demo_sheet(system_id), ()
-        return self.add_doc(self.controller.new(sheet, journal))
+        return self.add_doc(self.controller.new(sheet, journal, demo=True))
 
     def close_view(self, view: QWidget | None) -> bool:
         if not isinstance(view, SheetView):
@@ -251,7 +262,22 @@ class MainWindow(QMainWindow):
         view.unbind()
         self.tabs.removeTab(self.tabs.indexOf(view))
         view.deleteLater()
+        self._save_session()
         return doc
+
+    def open_documents(self) -> list[OpenSheet]:
+        """The open documents in tab order."""
+        found = [self.tabs.widget(i) for i in range(self.tabs.count())]
+        return [self.docs[w] for w in found if isinstance(w, SheetView) and w in self.docs]
+
+    def _save_session(self) -> None:
+        """The files of the open documents, written as tabs open, close and get saved: after a crash
+        they all come back (issue 10, item 3), not only those with an autosave. A quit writes the
+        list once, before its tabs close."""
+        if self._quitting:
+            return
+        self.settings.set_last_session([d.path for d in self.open_documents() if d.path is not None])
+        self.settings.sync()
 
     def view_of(self, doc: OpenSheet) -> SheetView | None:
         return next((v for v, d in self.docs.items() if d is doc), None)
@@ -294,6 +320,7 @@ class MainWindow(QMainWindow):
             if d is doc:
                 self._update_tab(view)
         self.refresh_recent()
+        self._save_session()
 
     def _on_reloaded(self, doc: OpenSheet) -> None:
         """The tab holds its file again (« Recharger »): no copy to keep, the title loses its mark."""
@@ -479,12 +506,28 @@ class MainWindow(QMainWindow):
 
     # --- closing -------------------------------------------------------------------------------------
 
+    def may_quit(self) -> bool:
+        """Ask about every modified document before anything closes: « Annuler » at any question (or a
+        save that does not happen) cancels the whole quit, with every document still open."""
+        for doc in self.open_documents():
+            view = self.view_of(doc)
+            if view is not None and doc.is_modified():
+                self.tabs.setCurrentWidget(view)
+                if not self.controller.may_close(doc, self):
+                    return False
+                self._after_save(doc)
+        return True
+
     def closeEvent(self, event: QCloseEvent) -> None:
-        session = [d.path for d in self.docs.values() if d.path is not None]
-        for view in list(self.docs):
-            if not self.close_view(view):
-                event.ignore()
-                return
+        if not self.may_quit():
+            event.ignore()
+            return
+        session = [d.path for d in self.open_documents() if d.path is not None]
+        self._quitting = True
+        for view, doc in list(self.docs.items()):
+            self.controller.closed.emit(doc)
+            self._remove_view(view)
+        self._quitting = False
         self.settings.set_last_session(session)
         self.settings.set_geometry(self.saveGeometry())
         self.settings.sync()

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 
 import rules
 from sheet_app.settings import examples_dir
+from ui.common import guard
 from ui.sheet.fields import nullable as _nullable
 
 
@@ -75,11 +76,11 @@ class NewSheetForm(QWidget):
         layout.addWidget(self.error)
         self.create_button = QPushButton(self.tr("&Créer la fiche"))
         self.create_button.setObjectName("newCreate")
-        self.create_button.clicked.connect(self.submit)
+        guard.connect(self.create_button.clicked, self.submit)
         layout.addWidget(self.create_button, 0, Qt.AlignmentFlag.AlignRight)
         self.editors: dict[str, QWidget] = {}
-        self.system.currentIndexChanged.connect(self._rebuild)
-        self.name.returnPressed.connect(self.submit)
+        guard.connect(self.system.currentIndexChanged, self._rebuild)
+        guard.connect(self.name.returnPressed, self.submit)
         self._rebuild()
 
     def system_id(self) -> str:
@@ -187,14 +188,14 @@ class NewSheetDialog(QDialog):
         self.sheet: Any = None
         layout = QVBoxLayout(self)
         self.form = NewSheetForm()
-        self.form.create.hide()
+        self.form.create_button.hide()
         self.form.created.connect(self._created)
         layout.addWidget(self.form)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.button(QDialogButtonBox.StandardButton.Ok).setText(self.tr("Créer la fiche"))
         buttons.button(QDialogButtonBox.StandardButton.Cancel).setText(self.tr("Annuler"))
-        buttons.accepted.connect(self.form.submit)
-        buttons.rejected.connect(self.reject)
+        guard.connect(buttons.accepted, self.form.submit)
+        guard.connect(buttons.rejected, self.reject)
         layout.addWidget(buttons)
 
     def _created(self, sheet: Any) -> None:
@@ -245,7 +246,9 @@ class WelcomePage(QWidget):
         self.recent = QListWidget()
         self.recent.setObjectName("welcomeRecent")
         self.recent.setAccessibleName(self.tr("Fiches récentes"))
-        self.recent.itemActivated.connect(lambda item: self.path_chosen.emit(Path(item.data(Qt.ItemDataRole.UserRole))))
+        guard.connect(
+            self.recent.itemActivated, lambda item: self.path_chosen.emit(Path(item.data(Qt.ItemDataRole.UserRole)))
+        )
         recent_layout.addWidget(self.recent)
         right.addWidget(recent_box, 1)
         demo_box = QGroupBox(self.tr("Fiches de démonstration"))
@@ -254,7 +257,7 @@ class WelcomePage(QWidget):
             info = rules.describe(system_id)
             button = QPushButton(self.tr("Démo {0}").format(info.label))
             button.setObjectName(f"demo_{system_id}")
-            button.clicked.connect(lambda _=False, s=system_id: self.demo_chosen.emit(s))
+            guard.connect(button.clicked, lambda _=False, s=system_id: self.demo_chosen.emit(s))
             demo_layout.addWidget(button)
         right.addWidget(demo_box)
         columns.addLayout(right, 1)

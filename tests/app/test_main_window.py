@@ -161,7 +161,7 @@ def test_new_sheet_from_the_welcome_screen(qtbot: Any, window: MainWindow) -> No
     sheet = view.vm.sheet
     assert (sheet.name, sheet.level, sheet.base_maximum, sheet.current) == ("Brunehilde", 2, 17, 17)
     assert sheet.critical_threshold is None
-    assert window.tabs.tabText(window.tabs.currentIndex()) == "Brunehilde"
+    assert window.tabs.tabText(window.tabs.currentIndex()) == "Brunehilde *"  # never saved: modified
 
 
 @pytest.mark.parametrize("system", rules.SYSTEMS)

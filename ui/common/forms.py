@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 import rules
+from ui.common import guard
 from ui.common.texts import ACTION_FIELD_LABELS, parse_int, tr_const
 
 SPIN_LIMIT = 100_000
@@ -125,8 +126,8 @@ class ActionForm(QDialog):
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.button(QDialogButtonBox.StandardButton.Ok).setText(self.tr("Appliquer"))
         buttons.button(QDialogButtonBox.StandardButton.Cancel).setText(self.tr("Annuler"))
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
+        guard.connect(buttons.accepted, self.accept)
+        guard.connect(buttons.rejected, self.reject)
         layout.addWidget(buttons)
 
     def editor(self, name: str) -> QWidget | None:

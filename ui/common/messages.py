@@ -9,6 +9,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QToolButton, QWidget
 
+from ui.common import guard
+
 STYLES = {
     "error": ("#fdecea", "#b71c1c"),
     "warning": ("#fff4e5", "#8a4b00"),
@@ -35,7 +37,7 @@ class MessageBar(QFrame):
         close.setAutoRaise(True)
         close.setToolTip(self.tr("Fermer le message"))
         close.setAccessibleName(self.tr("Fermer le message"))
-        close.clicked.connect(self.clear)
+        guard.connect(close.clicked, self.clear)
         layout.addWidget(close, 0, Qt.AlignmentFlag.AlignTop)
         self.setAccessibleName(self.tr("Message"))
         self.hide()

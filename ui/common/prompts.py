@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 import rules
+from ui.common import guard
 from ui.common.forms import ActionForm
 
 SHEET_FILTER = "Fiches de personnage (*.fiche.json *.json);;Tous les fichiers (*)"
@@ -213,8 +214,8 @@ class RecoveryDialog(QDialog):
         self.recover_button = buttons.addButton(_tr("Récupérer la sélection"), QDialogButtonBox.ButtonRole.AcceptRole)
         self.later_button = buttons.addButton(_tr("Plus tard"), QDialogButtonBox.ButtonRole.RejectRole)
         self.recover_button.setDefault(True)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
+        guard.connect(buttons.accepted, self.accept)
+        guard.connect(buttons.rejected, self.reject)
         layout.addWidget(buttons)
         self.setMinimumWidth(560)
         # Wrapped labels make the size hint too tall at the hinted width: take the height they need.

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 import rules
-from ui.common import prompts
+from ui.common import guard, prompts
 from ui.common.forms import user_fields
 from ui.common.labels import ACTION_LABELS, LONGEST_LABEL, adds_wound, button_label, kind_of
 from ui.common.texts import tr_const
@@ -126,7 +126,7 @@ class DyingPanel(QGroupBox):
             if action_type is not None and vm.supports(action_type):
                 kind = kind_of(action_type)
                 button = _button(button_label(action_type), f"dying_{kind}")
-                button.clicked.connect(lambda _=False, t=action_type: vm.apply(t()))
+                guard.connect(button.clicked, lambda _=False, t=action_type: vm.apply(t()))
                 row.addWidget(button)
                 self.buttons[kind] = button
         row.addStretch(1)
@@ -152,7 +152,7 @@ class DyingPanel(QGroupBox):
                 self.modifier.setAccessibleName(self.tr("Bonus de celui qui soigne"))
                 stab.addWidget(self.modifier)
             button = _button(tr_const(ACTION_LABELS["stabilise"]), "dying_stabilise")
-            button.clicked.connect(self.stabilise)
+            guard.connect(button.clicked, self.stabilise)
             stab.addWidget(button)
             self.buttons["stabilise"] = button
             layout.addLayout(stab)
@@ -169,13 +169,13 @@ class DyingPanel(QGroupBox):
                 button.setToolTip(
                     self.tr("Le temps passe d'un(e) {0} : les jets et pertes de ce moment sont faits.").format(label)
                 )
-                button.clicked.connect(lambda _=False, u=unit_id: vm.apply(rules.AdvanceTime(unit=u, count=1)))
+                guard.connect(button.clicked, lambda _=False, u=unit_id: vm.apply(rules.AdvanceTime(unit=u, count=1)))
                 ticks.addWidget(button)
                 self.buttons[f"tick_{unit_id}"] = button
         strenuous = vm.info.extra.get("strenuous_action")
         if isinstance(strenuous, type) and vm.supports(strenuous):
             button = _button(button_label(strenuous, vm.info), "dying_strenuous")
-            button.clicked.connect(lambda _=False, t=strenuous: run_action(vm, self, t))
+            guard.connect(button.clicked, lambda _=False, t=strenuous: run_action(vm, self, t))
             ticks.addWidget(button)
             self.buttons["strenuous"] = button
         ticks.addStretch(1)
@@ -239,14 +239,14 @@ class RestsPanel(QGroupBox):
             kind = kind_of(action_type)
             text = label + ("…" if user_fields(action_type) else "")
             button = _button(text, f"rest_{kind}")
-            button.clicked.connect(lambda _=False, t=action_type: self.rest(t))
+            guard.connect(button.clicked, lambda _=False, t=action_type: self.rest(t))
             row.addWidget(button, i // 2, i % 2)
             self.buttons[kind] = button
         spend = getattr(rules, "SpendActionDie", None)
         self.spend: QPushButton | None = None
         if spend is not None and vm.supports(spend):
             self.spend = _button(tr_const(ACTION_LABELS["spend_action_die"]), "rest_spend_action_die")
-            self.spend.clicked.connect(lambda: vm.apply(spend()))
+            guard.connect(self.spend.clicked, lambda: vm.apply(spend()))
             at = len(self.buttons)
             row.addWidget(self.spend, at // 2, at % 2)
         row.setColumnStretch(2, 1)
@@ -273,7 +273,7 @@ class RestsPanel(QGroupBox):
             for unit in vm.info.time_units:
                 self.unit.addItem(unit.label, unit.id)
             go = _button(self.tr("A&vancer"), "timeAdvance")
-            go.clicked.connect(self.advance)
+            guard.connect(go.clicked, self.advance)
             time.addWidget(time_label)
             time.addWidget(self.count)
             time.addWidget(self.unit)
@@ -284,7 +284,7 @@ class RestsPanel(QGroupBox):
         if vm.has("temporary") and vm.supports(rules.LoseTemporary):
             self.lose_temporary = _button(tr_const(ACTION_LABELS["lose_temporary"]), "loseTemporary")
             self.lose_temporary.setToolTip(self.tr("La durée des points temporaires est écoulée."))
-            self.lose_temporary.clicked.connect(lambda: vm.apply(rules.LoseTemporary()))
+            guard.connect(self.lose_temporary.clicked, lambda: vm.apply(rules.LoseTemporary()))
             layout.addWidget(self.lose_temporary, 0, Qt.AlignmentFlag.AlignLeft)
         self.refresh()
         vm.changed.connect(self._on_changed)
@@ -339,14 +339,14 @@ class ShortRestDialog(QDialog):
         form.addWidget(label, 0, 0)
         form.addWidget(self.hours, 0, 1)
         self.start = _button(self.tr("&Commencer le repos"), "shortRestStart")
-        self.start.clicked.connect(self.begin)
+        guard.connect(self.start.clicked, self.begin)
         form.addWidget(self.start, 0, 2)
         layout.addLayout(form)
         self.points = QLabel()
         self.points.setObjectName("shortRestPoints")
         layout.addWidget(self.points)
         self.spend = _button(tr_const(ACTION_LABELS["spend_action_die"]), "shortRestSpend")
-        self.spend.clicked.connect(self.spend_die)
+        guard.connect(self.spend.clicked, self.spend_die)
         layout.addWidget(self.spend)
         self.results = QPlainTextEdit()
         self.results.setObjectName("shortRestResults")
@@ -356,12 +356,12 @@ class ShortRestDialog(QDialog):
         layout.addWidget(self.results)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.button(QDialogButtonBox.StandardButton.Close).setText(self.tr("&Terminer"))
-        buttons.rejected.connect(self.reject)
+        guard.connect(buttons.rejected, self.reject)
         layout.addWidget(buttons)
         self.refresh()
         vm.changed.connect(self._on_changed)
         vm.refused.connect(self._on_refused)
-        self.finished.connect(self._unbind)
+        guard.connect(self.finished, self._unbind)
 
     def begin(self) -> None:
         outcome = self.vm.apply(rules.ShortRest(hours=self.hours.value()))
@@ -426,7 +426,7 @@ class OtherActionsPanel(QGroupBox):
         for i, action_type in enumerate(types):
             kind = kind_of(action_type)
             button = _button(button_label(action_type, vm.info), f"action_{kind}")
-            button.clicked.connect(lambda _=False, t=action_type: run_action(vm, self, t))
+            guard.connect(button.clicked, lambda _=False, t=action_type: run_action(vm, self, t))
             layout.addWidget(button, i // 2, i % 2)
             self.buttons[kind] = button
         self.setVisible(bool(types))

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 import rules
+from ui.common import guard
 from ui.common.models import ConditionGroup, ConditionItem, ConditionModel
 from ui.sheet.viewmodel import Changes, SheetViewModel
 
@@ -37,10 +38,11 @@ def condition_model(vm: SheetViewModel) -> ConditionModel:
             groups.append(group)
         group.items.append(ConditionItem(cond.id, cond.label, tuple(cond.effects)))
 
+    @guard.guarded  # a tick in the tree is a user action (the view calls ``setData``)
     def toggle(condition_id: str, active: bool) -> bool:
         return vm.apply(rules.SetCondition(condition=condition_id, active=active)) is not None
 
-    return ConditionModel(groups, toggle)
+    return ConditionModel(groups, lambda cid, active: bool(toggle(cid, active)))
 
 
 class LadderSelector(QWidget):
@@ -67,7 +69,7 @@ class LadderSelector(QWidget):
         layout.addWidget(self.combo, 0, 1)
         layout.addWidget(self.effect, 1, 0, 1, 2)
         layout.setColumnStretch(1, 1)
-        self.combo.activated.connect(self._chosen)
+        guard.connect(self.combo.activated, self._chosen)
         self.refresh()
 
     def level(self) -> int:
@@ -119,7 +121,7 @@ class ConditionsPanel(QGroupBox):
             clear = QPushButton(self.tr("&Retirer tous les états"))
             clear.setObjectName("clearConditions")
             clear.setAutoDefault(False)
-            clear.clicked.connect(lambda: vm.apply(rules.ClearConditions()))
+            guard.connect(clear.clicked, lambda: vm.apply(rules.ClearConditions()))
             layout.addWidget(clear, 0, Qt.AlignmentFlag.AlignRight)
         self.refresh()
         vm.changed.connect(self._on_changed)

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 import rules
-from ui.common import prompts
+from ui.common import guard, prompts
 from ui.common.health_bar import BarState, HealthBar, Tier
 from ui.common.texts import DERIVED_LABELS, DERIVED_SHOWN_ELSEWHERE, fmt_number, fmt_value, parse_int, tr_const
 from ui.common.undo_keys import pass_undo_when_unmodified
@@ -210,7 +210,7 @@ class QuickEntry(QWidget):
         self.amount.setAccessibleName(self.tr("Montant : un nombre ou des dés"))
         self.amount.setMinimumWidth(110)
         self.amount.setMaxLength(80)
-        self.amount.returnPressed.connect(lambda: self.submit(self.mode))
+        guard.connect(self.amount.returnPressed, lambda: self.submit(self.mode))
         pass_undo_when_unmodified(self.amount)
         row.addWidget(self.amount, 1)
         self.buttons: dict[str, QPushButton] = {}
@@ -223,7 +223,7 @@ class QuickEntry(QWidget):
             button = QPushButton(text)
             button.setObjectName(f"quick_{mode}")
             button.setAutoDefault(False)
-            button.clicked.connect(lambda _=False, m=mode: self.submit(m))
+            guard.connect(button.clicked, lambda _=False, m=mode: self.submit(m))
             row.addWidget(button)
             self.buttons[mode] = button
         layout.addLayout(row)

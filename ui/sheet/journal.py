@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ui.common import guard
 from ui.common.models import JournalModel
 from ui.sheet.viewmodel import Changes, SheetViewModel
 
@@ -141,7 +142,7 @@ class JournalPanel(QGroupBox):
         self.limit: int | None = SHOWN_ENTRIES
         self.show_all = QPushButton()
         self.show_all.setObjectName("journalShowAll")
-        self.show_all.clicked.connect(self._toggle_all)
+        guard.connect(self.show_all.clicked, self._toggle_all)
         layout.addWidget(self.show_all)
         self._refresh()
         vm.changed.connect(self._on_changed)

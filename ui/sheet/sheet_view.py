@@ -14,6 +14,7 @@ from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QFrame, QScrollArea, QSplitter, QVBoxLayout, QWidget
 
 import rules
+from ui.common import guard
 from ui.common.messages import MessageBar
 from ui.sheet.actions import DyingPanel, OtherActionsPanel, RestsPanel
 from ui.sheet.conditions import ConditionsPanel
@@ -53,6 +54,7 @@ class Column(QScrollArea):
         needed = inner.minimumSizeHint().width() + self.verticalScrollBar().sizeHint().width() + 2
         self.setMinimumWidth(min(needed, widest))
 
+    @guard.guarded  # run by a timer
     def fit(self) -> None:
         inner = self.widget()
         layout = inner.layout() if inner is not None else None

@@ -10,6 +10,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QGridLayout, QGroupBox, QLabel, QPushButton, QSpinBox, QWidget
 
 import rules
+from ui.common import guard
 from ui.common.labels import button_label
 from ui.sheet.actions import run_action
 from ui.sheet.viewmodel import Changes, SheetViewModel
@@ -44,7 +45,7 @@ class TenacityPanel(QGroupBox):
                 button = QPushButton(text)
                 button.setObjectName(f"tenacity_{'mental' if psychological else 'physique'}")
                 button.setAutoDefault(False)
-                button.clicked.connect(lambda _=False, p=psychological, t=test: self._test(t, p))
+                guard.connect(button.clicked, lambda _=False, p=psychological, t=test: self._test(t, p))
                 grid.addWidget(button, 1, col)
                 self.buttons["mental" if psychological else "physique"] = button
             label = QLabel(self.tr("Contre :"))
@@ -59,7 +60,7 @@ class TenacityPanel(QGroupBox):
             button = QPushButton(button_label(action_type, vm.info))
             button.setObjectName(f"severite_{name}")
             button.setAutoDefault(False)
-            button.clicked.connect(lambda _=False, t=action_type: run_action(vm, self, t))
+            guard.connect(button.clicked, lambda _=False, t=action_type: run_action(vm, self, t))
             grid.addWidget(button, row, 0, 1, 2)
             row += 1
         self.refresh()

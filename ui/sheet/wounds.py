@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 import rules
-from ui.common import prompts
+from ui.common import guard, prompts
 from ui.common.forms import user_fields
 from ui.common.labels import adds_wound, button_label, button_tip
 from ui.common.models import Row, RowsModel
@@ -230,7 +230,7 @@ class WoundsPanel(QGroupBox):
             button.setToolTip(button_label(action_type, vm.info).replace("&", ""))
             button.setObjectName("woundAdd")
             button.setAutoDefault(False)
-            button.clicked.connect(lambda _=False, t=action_type: self.add(t))
+            guard.connect(button.clicked, lambda _=False, t=action_type: self.add(t))
             buttons.addWidget(button, 0, 0)
             self.buttons["add"] = button
         # Actions on one wound (an optional ``wound_id`` means « a wound or the whole gauge »: not here).
@@ -248,7 +248,7 @@ class WoundsPanel(QGroupBox):
             button.setObjectName(f"wound_{kind}")
             button.setToolTip(tip)
             button.setAutoDefault(False)
-            button.clicked.connect(lambda _=False, t=action_type: self.act(t))
+            guard.connect(button.clicked, lambda _=False, t=action_type: self.act(t))
             at = len(self.buttons)
             buttons.addWidget(button, at // 3, at % 3)
             self.buttons[kind] = button
@@ -261,7 +261,7 @@ class WoundsPanel(QGroupBox):
             self.scars_label.setObjectName("scarsLabel")
             self.scars_label.setWordWrap(True)
             layout.addWidget(self.scars_label)
-        self.view.selectionModel().selectionChanged.connect(self._update_buttons)
+        guard.connect(self.view.selectionModel().selectionChanged, self._update_buttons)
         self.refresh()
         vm.changed.connect(self._on_changed)
 
