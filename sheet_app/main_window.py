@@ -17,7 +17,8 @@ from sheet_app.autosave import AutosaveEntry, AutosaveStore
 from sheet_app.controller import Autosaver, DocumentController, OpenSheet
 from sheet_app.settings import Settings, examples_dir
 from sheet_app.welcome import NewSheetDialog, WelcomePage
-from ui.common import guard, prompts
+from ui.common import guard, prompts, wheel
+from ui.common.shortcuts import WindowShortcutsWin
 from ui.sheet.sheet_view import SheetView
 
 APP_TITLE = "Fiche de personnage"
@@ -68,6 +69,7 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.stack)
         self._build_actions()
         self._build_menus()
+        self.shortcuts_win = WindowShortcutsWin(self, self.actions())
         self.refresh_recent()
         geometry = self.settings.geometry()
         if geometry is None or not self.restoreGeometry(geometry):
@@ -78,6 +80,7 @@ class MainWindow(QMainWindow):
         self._update_title()
         self._update_actions()
         guard.set_reporter(self._report_bug)
+        wheel.install()
         self.autosaver.start()
 
     def _report_bug(self, message: str) -> None:

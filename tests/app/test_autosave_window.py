@@ -307,7 +307,7 @@ def _played_then_crashed(make_window: MakeWindow, tmp_path: Path) -> tuple[list[
     played.vm.apply(rules.SetCondition(condition="empoisonne"))
     fresh = win.open_demo("segments")
     assert fresh is not None
-    fresh.vm.apply(rules.Damage(amount=4, damage_type="tranchant"))
+    fresh.vm.apply(rules.Damage(amount=6, damage_type="tranchant"))  # 4 would be all armour: no change
     assert win.autosaver.save_all() == 2
     held = [(played.vm.sheet, played.vm.journal), (fresh.vm.sheet, fresh.vm.journal)]
     crash(win)

@@ -177,7 +177,9 @@ def test_temporary_points_ask_keep_or_replace(qtbot: Any, make_view: Any, answer
     assert view.vm.sheet.temporary == 8
     enter(qtbot, view, "3", "temporary")
     assert view.vm.sheet.temporary == 8
-    assert "conservés" in journal_top(view)
+    # Keeping the points changes nothing: no journal entry, no undo step (issue 10 item 10); the
+    # message bar says what the rules said.
+    assert "conservés" in view.messages.text() and "Rien n'a changé" in view.messages.text()
     steps = view.vm.undo_stack.count()
     enter(qtbot, view, "12", "temporary")
     assert view.vm.sheet.temporary == 8

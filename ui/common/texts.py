@@ -105,10 +105,10 @@ EVENT_NOTICES: dict[str, str] = {
     "massive_damage": QT_TRANSLATE_NOOP("Constant", "Dégâts massifs subis par {name}."),
     "fell": QT_TRANSLATE_NOOP("Constant", "{name} tombe à terre, hors de combat."),
     "unconscious": QT_TRANSLATE_NOOP("Constant", "{name} perd connaissance."),
-    "stabilised": QT_TRANSLATE_NOOP("Constant", "{name} est stabilisé."),
-    "died": QT_TRANSLATE_NOOP("Constant", "{name} est mort."),
+    "stabilised": QT_TRANSLATE_NOOP("Constant", "{name} ne perd plus de points : stabilisation réussie."),
+    "died": QT_TRANSLATE_NOOP("Constant", "Mort de {name}."),
     "bleeding": QT_TRANSLATE_NOOP("Constant", "Une blessure de {name} saigne."),
-    "heroic_survival": QT_TRANSLATE_NOOP("Constant", "{name} survit, gravement blessé."),
+    "heroic_survival": QT_TRANSLATE_NOOP("Constant", "{name} survit, avec de graves blessures."),
 }
 
 # Events that are bad news (shown as warnings rather than information).

@@ -429,4 +429,7 @@ class OtherActionsPanel(QGroupBox):
             guard.connect(button.clicked, lambda _=False, t=action_type: run_action(vm, self, t))
             layout.addWidget(button, i // 2, i % 2)
             self.buttons[kind] = button
-        self.setVisible(bool(types))
+        if not types:
+            # Never ``setVisible(True)`` here: a panel without a parent yet would open as a window of
+            # its own for a moment and take the activation from the main window (its shortcuts die).
+            self.hide()

@@ -230,26 +230,40 @@ class SheetViewModel(QObject):
         before = self._state
         try:
             outcome = rules.apply(before.sheet, action, self._rng)
-        except rules.SheetError as exc:
-            self.refused.emit("\n".join([exc.reason.split(" : ")[0] + " :", *exc.lines]))
-            return None
         except rules.Refused as exc:
-            self.refused.emit(exc.reason)
+            self.refuse(exc)
             return None
         except Exception:  # a bug in a rule must not take the player's sheet with it
             log.exception("rules.apply failed for %r", action)
             self.refused.emit(self.tr("Erreur interne des règles : l'action n'a pas été appliquée (rien n'a changé)."))
             return None
         title = text or self.title_of(action)
-        entry = self._journal_entry(title, [*preface, *outcome.log], outcome.rolls)
+        rolled = [r for r in outcome.rolls if not r.given]
+        if outcome.sheet == before.sheet and not rolled and not preface:
+            # Issue 10 item 10: an action that changes nothing (and rolls nothing) adds nothing: no
+            # journal entry, no undo step; the message says so, with what the rules said.
+            said = [line for line in self.visible_lines(outcome.log) if line]
+            detail = " ".join(said[:2])
+            self.notified.emit(
+                self.tr("Rien n'a changé ({0}).").format(title) + (" " + detail if detail else ""), False
+            )
+            return outcome
+        entry = self._journal_entry(title, [*preface, *outcome.log], outcome.rolls, outcome.sheet)
         after = State(outcome.sheet, (*before.journal, entry))
         self.undo_stack.push(SwapState(self, before, after, title))
-        dice = "; ".join(r.detail for r in outcome.rolls if not r.given)
+        dice = "; ".join(r.detail for r in rolled)
         if dice:
             self.rolled.emit(dice)
         self._notify(outcome.events)
         self.applied.emit(action)
         return outcome
+
+    def refuse(self, exc: rules.Refused) -> None:
+        """Say why the rules refused (a ``SheetError`` lists its French lines under its title)."""
+        if isinstance(exc, rules.SheetError):
+            self.refused.emit("\n".join([exc.reason.split(" : ")[0] + " :", *exc.lines]))
+        else:
+            self.refused.emit(exc.reason)
 
     def edit(self, changes: Mapping[str, Any]) -> bool:
         """Edit stored fields (header, characteristics, maxima…) through ``rules.Edit``.
@@ -269,7 +283,7 @@ class SheetViewModel(QObject):
 
     # --- internals -----------------------------------------------------------------------------------
 
-    def _journal_entry(self, title: str, lines: list[str], rolls: Iterable[rules.Roll]) -> str:
+    def _journal_entry(self, title: str, lines: list[str], rolls: Iterable[rules.Roll], sheet: Any = None) -> str:
         text = "\n".join(lines)
         # Dice not already spelled out by the rules' own lines are listed, so every roll is visible.
         extra = [r.detail for r in rolls if not r.given and r.detail not in text]
@@ -285,11 +299,40 @@ class SheetViewModel(QObject):
         return entry
 
     def _notify(self, events: Iterable[str]) -> None:
+        """Notices of the outcome's events, as the final state of the action has them (issue 10 item 8):
+        a stabilisation a bleed broke in the same step, a fall or a faint ending in death, is not told."""
         name = self.sheet.name or self.tr("Le personnage")
-        for event in events:
-            template = EVENT_NOTICES.get(event)
-            if template:
-                self.notified.emit(tr_const(template).format(name=name), event in GRAVE_EVENTS)
+        shown = [e for e in events if e in EVENT_NOTICES]
+        state = self._derived.state
+        if state == "mort":
+            shown = [e for e in shown if e not in ("stabilised", "fell", "unconscious", "heroic_survival")]
+        elif "died" in shown:
+            shown.remove("died")  # the rules said « died » but the sheet is not dead (a bug elsewhere)
+        if "stabilised" in shown and (state == "mourant" or getattr(self.sheet, "stabilised", None) is False):
+            shown.remove("stabilised")
+        for event in shown:
+            self.notified.emit(tr_const(EVENT_NOTICES[event]).format(name=name), event in GRAVE_EVENTS)
+
+    # --- what the player may read ---------------------------------------------------------------------
+
+    def visible_lines(self, lines: Iterable[str]) -> list[str]:
+        """Journal lines as this view shows them: the GM's lines (``rules.SECRET_MARK``) only in the GM
+        view, where they keep their mark."""
+        if self._gm_view:
+            return list(lines)
+        return [line for line in lines if not line.startswith(rules.SECRET_MARK)]
+
+    def visible_entry(self, entry: str) -> str:
+        """A journal entry as this view shows it (``""`` if nothing of it is for the player)."""
+        if self._gm_view or rules.SECRET_MARK not in entry:
+            return entry
+        return "\n".join(self.visible_lines(entry.split("\n")))
+
+    def visible_journal(self) -> tuple[str, ...]:
+        """The journal as this view shows it, oldest first (empty entries left out)."""
+        if self._gm_view:
+            return self.journal
+        return tuple(e for e in (self.visible_entry(entry) for entry in self.journal) if e)
 
     def _install(self, state: State) -> None:
         old_state, old_derived = self._state, self._derived
