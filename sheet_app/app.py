@@ -163,14 +163,16 @@ def run(argv: list[str]) -> int:
 
 
 def start(window: Any, files: list[Path]) -> None:
-    """Offer what a crash left, then open ``files``; without any, the last session's sheets, or the
-    welcome screen."""
-    recovered = window.recover_autosaves()
+    """Offer what a crash left, then open ``files``; without any, the last session's documents. The
+    welcome tab stays only when no document opened."""
+    window.recover_autosaves()
     if files:
         window.open_paths(files)
-        return
-    last = [p for p in window.settings.last_session() if p.exists()]
-    if last:
-        window.open_paths(last)
-    elif not recovered:
+    else:
+        last = [p for p in window.settings.last_session() if p.exists()]
+        if last:
+            window.open_paths(last)
+    if window.docs:
+        window.hide_welcome()
+    else:
         window.show_welcome()

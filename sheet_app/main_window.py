@@ -7,9 +7,18 @@ import random
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QSize, Qt
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QUndoGroup
-from PySide6.QtWidgets import QLabel, QMainWindow, QMenu, QStackedWidget, QTabWidget, QWidget
+from PySide6.QtCore import QRect, QSize, Qt
+from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QKeySequence, QUndoGroup
+from PySide6.QtWidgets import (
+    QFrame,
+    QLabel,
+    QMainWindow,
+    QMenu,
+    QScrollArea,
+    QTabBar,
+    QTabWidget,
+    QWidget,
+)
 
 import rules
 from sheet_app import files
@@ -36,6 +45,7 @@ class MainWindow(QMainWindow):
         """``store``: the app's one autosave store (the window makes its own, and closes it, without)."""
         super().__init__(parent)
         self._quitting = False
+        self._welcome_asked = False
         self.settings = settings if settings is not None else Settings()
         self.rng = rng if rng is not None else random.Random()
         self.controller = DocumentController(self.settings, self.rng, self)
@@ -56,24 +66,31 @@ class MainWindow(QMainWindow):
         self.tabs.setDocumentMode(True)
         self.tabs.setTabsClosable(True)
         self.tabs.setMovable(True)
-        guard.connect(self.tabs.tabCloseRequested, lambda i: self.close_view(self.tabs.widget(i)))
+        guard.connect(self.tabs.tabCloseRequested, self._close_tab)
         guard.connect(self.tabs.currentChanged, self._on_current_changed)
         self.welcome = WelcomePage()
         guard.connect(self.welcome.new_form.created, self.add_new_sheet)
         guard.connect(self.welcome.open_requested, self.open_dialog)
         guard.connect(self.welcome.path_chosen, lambda p: self.open_paths([p]))
         guard.connect(self.welcome.demo_chosen, self.open_demo)
-        self.stack = QStackedWidget()
-        self.stack.addWidget(self.welcome)
-        self.stack.addWidget(self.tabs)
-        self.setCentralWidget(self.stack)
+        # The welcome page scrolls: a system with many fields never grows the window past the screen.
+        self.welcome_area = QScrollArea()
+        self.welcome_area.setObjectName("welcomeArea")
+        self.welcome_area.setWidget(self.welcome)
+        self.welcome_area.setWidgetResizable(True)
+        self.welcome_area.setFrameShape(QFrame.Shape.NoFrame)
+        # The welcome page is a tab like the documents (issue 10 item 17): Affichage › Accueil brings
+        # it back without hiding anything; it goes when the user closes it (never while alone).
+        self.setCentralWidget(self.tabs)
         self._build_actions()
         self._build_menus()
         self.shortcuts_win = WindowShortcutsWin(self, self.actions())
         self.refresh_recent()
+        self.show_welcome()
         geometry = self.settings.geometry()
         if geometry is None or not self.restoreGeometry(geometry):
-            self.resize(1280, 800)
+            self.resize(self.first_size())
+        self._fit_screen()
         self.autosave_status = QLabel()
         self.autosave_status.setObjectName("autosaveStatus")
         self.statusBar().addPermanentWidget(self.autosave_status)
@@ -92,7 +109,29 @@ class MainWindow(QMainWindow):
             prompts.show_error(self, self.tr("Erreur interne"), message)
 
     def sizeHint(self) -> QSize:
-        return QSize(1280, 800)
+        return self.first_size()
+
+    def _available(self) -> QRect | None:
+        screen = self.screen() or QGuiApplication.primaryScreen()
+        return screen.availableGeometry() if screen is not None else None
+
+    def first_size(self) -> QSize:
+        """1280×800, or less on a smaller screen: the screen's available space, minus the frame a
+        window manager adds (issue 10 item 12)."""
+        available = self._available()
+        if available is None:
+            return QSize(1280, 800)
+        return QSize(min(1280, available.width() - 16), min(800, available.height() - 40))
+
+    def _fit_screen(self) -> None:
+        """A restored geometry from a bigger screen is brought back within this one."""
+        available = self._available()
+        if available is None:
+            return
+        width = min(self.width(), available.width())
+        height = min(self.height(), available.height())
+        if (width, height) != (self.width(), self.height()):
+            self.resize(width, height)
 
     # --- actions and menus ----------------------------------------------------------------------------
 
@@ -140,7 +179,7 @@ class MainWindow(QMainWindow):
         self.act_journal = self._action(
             self.tr("Aller au &journal"), lambda: self._focus("journal"), key("Ctrl+J"), "actJournal"
         )
-        self.act_welcome = self._action(self.tr("&Accueil"), self.show_welcome, None, "actWelcome")
+        self.act_welcome = self._action(self.tr("&Accueil"), lambda: self.show_welcome(asked=True), None, "actWelcome")
         self.act_about = self._action(self.tr("À &propos"), self.about, None, "actAbout")
 
     def _build_menus(self) -> None:
@@ -208,8 +247,11 @@ class MainWindow(QMainWindow):
         doc.vm.setObjectName(f"vm_{doc.vm.sheet.system}")
         doc.vm.set_gm_view(self.act_gm.isChecked())
         index = self.tabs.insertTab(index, view, "")
+        if not self._welcome_asked:
+            self.hide_welcome()
+            index = self.tabs.indexOf(view)
+        self._update_welcome_tab()
         self._update_tab(view)
-        self.stack.setCurrentWidget(self.tabs)
         self.tabs.setCurrentIndex(index)
         self._update_actions()
         self._save_session()
@@ -254,7 +296,7 @@ class MainWindow(QMainWindow):
             return False
         self._remove_view(view)
         if not self.docs:
-            self.stack.setCurrentWidget(self.welcome)
+            self.show_welcome()
         self._update_title()
         self._update_actions()
         return True
@@ -266,6 +308,7 @@ class MainWindow(QMainWindow):
         self.tabs.removeTab(self.tabs.indexOf(view))
         view.deleteLater()
         self._save_session()
+        self._update_welcome_tab()
         return doc
 
     def open_documents(self) -> list[OpenSheet]:
@@ -409,9 +452,48 @@ class MainWindow(QMainWindow):
             doc.vm.set_gm_view(on)
         self._update_title()
 
-    def show_welcome(self) -> None:
+    def show_welcome(self, asked: bool = False) -> None:
+        """The welcome tab, first of the tabs (added back if it was closed); the documents stay.
+
+        Shown because the window is empty, it makes way for the first document that opens; ``asked``
+        (Affichage › Accueil) it stays until the user closes it.
+        """
         self.refresh_recent()
-        self.stack.setCurrentWidget(self.welcome)
+        self._welcome_asked = self._welcome_asked or asked
+        if self.tabs.indexOf(self.welcome_area) < 0:
+            self.tabs.insertTab(0, self.welcome_area, self.tr("Accueil"))
+            self.tabs.setTabToolTip(0, self.tr("Nouvelle fiche, fichiers récents, démonstrations"))
+        self.tabs.setCurrentWidget(self.welcome_area)
+        self._update_welcome_tab()
+
+    def _update_welcome_tab(self) -> None:
+        """The welcome tab's close button only when documents are open (alone it stays)."""
+        index = self.tabs.indexOf(self.welcome_area)
+        if index < 0:
+            return
+        bar = self.tabs.tabBar()
+        for side in (QTabBar.ButtonPosition.RightSide, QTabBar.ButtonPosition.LeftSide):
+            button = bar.tabButton(index, side)
+            if button is not None:
+                button.setVisible(bool(self.docs))
+
+    def hide_welcome(self) -> None:
+        """Take the welcome tab away when documents are open (the start with the last session)."""
+        index = self.tabs.indexOf(self.welcome_area)
+        if index >= 0 and self.docs:
+            self.tabs.removeTab(index)
+            self._welcome_asked = False
+
+    def is_welcome_shown(self) -> bool:
+        return self.tabs.currentWidget() is self.welcome_area
+
+    def _close_tab(self, index: int) -> None:
+        widget = self.tabs.widget(index)
+        if widget is self.welcome_area:
+            if self.docs:  # alone, the welcome tab stays: the window is never empty
+                self.hide_welcome()
+            return
+        self.close_view(widget)
 
     def about(self) -> None:
         systems = ", ".join(rules.describe(s).label for s in rules.SYSTEMS)
@@ -425,14 +507,12 @@ class MainWindow(QMainWindow):
     def _quick(self, mode: str) -> None:
         view = self.current_view()
         if view is not None:
-            self.stack.setCurrentWidget(self.tabs)
             view.focus_quick_entry(mode)
 
     def _focus(self, what: str) -> None:
         view = self.current_view()
         if view is None:
             return
-        self.stack.setCurrentWidget(self.tabs)
         target = view.conditions.view if what == "conditions" else view.journal.view
         target.setFocus(Qt.FocusReason.ShortcutFocusReason)
 

@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 SIZE = (1280, 800)
+if os.environ.get("SHOT_SIZE"):
+    SIZE = tuple(int(v) for v in os.environ["SHOT_SIZE"].split("x"))  # type: ignore[assignment]
 
 
 def _scenes() -> dict[str, Callable[[Any], None]]:

@@ -29,7 +29,7 @@ def type_damage(qtbot: Any, win: MainWindow, text: str) -> SheetView:
 
 
 def test_welcome_screen_when_nothing_is_open(window: MainWindow) -> None:
-    assert window.stack.currentWidget() is window.welcome
+    assert window.is_welcome_shown()
     assert window.windowTitle() == "Fiche de personnage"
     assert not window.act_save.isEnabled()
 
@@ -116,7 +116,7 @@ def test_closing_with_unsaved_changes_asks(qtbot: Any, window: MainWindow, answe
     answer("save_changes", "discard")
     window.close_current()
     assert window.current_view() is None
-    assert window.stack.currentWidget() is window.welcome
+    assert window.is_welcome_shown()
 
 
 def test_a_broken_file_shows_a_french_error_and_leaves_the_tabs_alone(

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QPlainTextEdit,
     QPushButton,
+    QSizePolicy,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -24,6 +25,7 @@ from PySide6.QtWidgets import (
 
 import rules
 from ui.common import guard, prompts
+from ui.common.flow import FlowLayout
 from ui.common.forms import user_fields
 from ui.common.labels import ACTION_LABELS, LONGEST_LABEL, adds_wound, button_label, kind_of
 from ui.common.texts import tr_const
@@ -120,7 +122,7 @@ class DyingPanel(QGroupBox):
             tracker.addWidget(self.failures)
             tracker.addStretch(1)
             layout.addLayout(tracker)
-        row = QHBoxLayout()
+        row = FlowLayout()
         self.buttons: dict[str, QPushButton] = {}
         for action_type in (getattr(rules, "DeathSave", None), getattr(rules, "WakeSave", None)):
             if action_type is not None and vm.supports(action_type):
@@ -129,11 +131,12 @@ class DyingPanel(QGroupBox):
                 guard.connect(button.clicked, lambda _=False, t=action_type: vm.apply(t()))
                 row.addWidget(button)
                 self.buttons[kind] = button
-        row.addStretch(1)
         layout.addLayout(row)
         self.method: QComboBox | None = None
         self.modifier: QSpinBox | None = None
         if vm.supports(rules.Stabilise):
+            # The method on a line of its own, as wide as the column: its labels are long
+            # (« Premiers soins (Sagesse (Médecine) DD 10) ») and were cut (issue 10 item 19).
             stab = QHBoxLayout()
             methods = vm.info.extra.get("stabilise_methods", ())
             if methods:
@@ -144,7 +147,11 @@ class DyingPanel(QGroupBox):
                 self.method.setAccessibleName(self.tr("Méthode de stabilisation"))
                 for value, label in methods:
                     self.method.addItem(label, value)
-                stab.addWidget(self.method, 1)
+                self.method.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+                self.method.setMinimumContentsLength(10)
+                for i in range(self.method.count()):
+                    self.method.setItemData(i, self.method.itemText(i), Qt.ItemDataRole.ToolTipRole)
+                layout.addWidget(self.method)
                 self.modifier = QSpinBox()
                 self.modifier.setObjectName("stabiliseModifier")
                 self.modifier.setRange(-20, 20)
@@ -156,7 +163,7 @@ class DyingPanel(QGroupBox):
             stab.addWidget(button)
             self.buttons["stabilise"] = button
             layout.addLayout(stab)
-        ticks = QHBoxLayout()
+        ticks = FlowLayout()
         if vm.supports(rules.AdvanceTime) and vm.info.time_units:
             units = [u.id for u in vm.info.time_units]
             tick = str(vm.info.extra.get("turn_unit") or ("segment" if "segment" in units else units[0]))
@@ -178,7 +185,6 @@ class DyingPanel(QGroupBox):
             guard.connect(button.clicked, lambda _=False, t=strenuous: run_action(vm, self, t))
             ticks.addWidget(button)
             self.buttons["strenuous"] = button
-        ticks.addStretch(1)
         layout.addLayout(ticks)
         self.status = QLabel()
         self.status.setObjectName("dyingStatus")
@@ -232,24 +238,21 @@ class RestsPanel(QGroupBox):
         super().__init__(self.tr("Repos et temps"), parent)
         self.vm = vm
         layout = QVBoxLayout(self)
-        row = QGridLayout()
-        row.setHorizontalSpacing(6)
+        row = FlowLayout()
         self.buttons: dict[str, QPushButton] = {}
-        for i, (action_type, label) in enumerate(vm.info.rests):
+        for action_type, label in vm.info.rests:
             kind = kind_of(action_type)
             text = label + ("…" if user_fields(action_type) else "")
             button = _button(text, f"rest_{kind}")
             guard.connect(button.clicked, lambda _=False, t=action_type: self.rest(t))
-            row.addWidget(button, i // 2, i % 2)
+            row.addWidget(button)
             self.buttons[kind] = button
         spend = getattr(rules, "SpendActionDie", None)
         self.spend: QPushButton | None = None
         if spend is not None and vm.supports(spend):
             self.spend = _button(tr_const(ACTION_LABELS["spend_action_die"]), "rest_spend_action_die")
             guard.connect(self.spend.clicked, lambda: vm.apply(spend()))
-            at = len(self.buttons)
-            row.addWidget(self.spend, at // 2, at % 2)
-        row.setColumnStretch(2, 1)
+            row.addWidget(self.spend)
         layout.addLayout(row)
         self.readiness = QLabel()
         self.readiness.setObjectName("restReadiness")
@@ -258,7 +261,7 @@ class RestsPanel(QGroupBox):
         self.count: QSpinBox | None = None
         self.unit: QComboBox | None = None
         if vm.supports(rules.AdvanceTime) and vm.info.time_units:
-            time = QHBoxLayout()
+            time = FlowLayout()
             time_label = QLabel(self.tr("Le temps passe :"))
             self.count = QSpinBox()
             self.count.setObjectName("timeCount")
@@ -278,7 +281,6 @@ class RestsPanel(QGroupBox):
             time.addWidget(self.count)
             time.addWidget(self.unit)
             time.addWidget(go)
-            time.addStretch(1)
             layout.addLayout(time)
         self.lose_temporary: QPushButton | None = None
         if vm.has("temporary") and vm.supports(rules.LoseTemporary):
@@ -410,7 +412,7 @@ class OtherActionsPanel(QGroupBox):
     def __init__(self, vm: SheetViewModel, covered: set[type[rules.Action]], parent: QWidget | None = None) -> None:
         super().__init__(self.tr("Autres actions"), parent)
         self.vm = vm
-        layout = QGridLayout(self)
+        layout = FlowLayout(self)
         self.buttons: dict[str, QPushButton] = {}
         ladder_actions = {ladder.action for ladder in vm.info.ladders}
         rest_actions = {t for t, _ in vm.info.rests}
@@ -423,11 +425,11 @@ class OtherActionsPanel(QGroupBox):
             and not ("wound_id" in t.model_fields and t.model_fields["wound_id"].is_required())
             and not adds_wound(t, vm.info)
         ]
-        for i, action_type in enumerate(types):
+        for action_type in types:
             kind = kind_of(action_type)
             button = _button(button_label(action_type, vm.info), f"action_{kind}")
             guard.connect(button.clicked, lambda _=False, t=action_type: run_action(vm, self, t))
-            layout.addWidget(button, i // 2, i % 2)
+            layout.addWidget(button)
             self.buttons[kind] = button
         if not types:
             # Never ``setVisible(True)`` here: a panel without a parent yet would open as a window of

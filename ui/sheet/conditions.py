@@ -55,6 +55,7 @@ class LadderSelector(QWidget):
         layout = QGridLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         label = QLabel(ladder.label + " :")
+        label.setWordWrap(True)  # « Augmentation de Constitution : » may take two lines in a narrow column
         self.combo = QComboBox()
         self.combo.setObjectName(f"ladder_{ladder.id}")
         self.combo.setAccessibleName(ladder.label)
@@ -112,6 +113,8 @@ class ConditionsPanel(QGroupBox):
         self.view.setUniformRowHeights(True)
         self.view.setModel(self.model)
         self.view.expandAll()
+        # At least six states in sight, whatever the ladders' texts above take.
+        self.view.setMinimumHeight(6 * self.view.fontMetrics().lineSpacing() + 12)
         layout.addWidget(self.view, 1)
         self.summary = QLabel()
         self.summary.setObjectName("conditionsSummary")

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 
 import rules
 from ui.common import guard, prompts
+from ui.common.flow import FlowLayout
 from ui.common.health_bar import BarState, HealthBar, Tier
 from ui.common.texts import DERIVED_LABELS, DERIVED_SHOWN_ELSEWHERE, fmt_number, fmt_value, tr_const
 from ui.common.undo_keys import pass_undo_when_unmodified
@@ -71,24 +72,14 @@ def _tiers(raw: Sequence[Any]) -> list[Tier]:
     return tiers
 
 
-class FlowRow(QGridLayout):
-    """Option controls, three to a row (keeps the column narrow when a system has many)."""
-
-    PER_ROW = 3
+class FlowRow(FlowLayout):
+    """Option controls side by side, wrapping to the next line in a narrow column."""
 
     def __init__(self) -> None:
-        super().__init__()
-        self.setContentsMargins(0, 0, 0, 0)
-        self.setHorizontalSpacing(8)
-        self._count = 0
-
-    def addWidget(self, widget: QWidget, *args: object) -> None:  # type: ignore[override]
-        row, col = divmod(self._count, self.PER_ROW)
-        super().addWidget(widget, row, col)
-        self._count += 1
+        super().__init__(spacing=8)
 
     def finish(self) -> None:
-        self.setColumnStretch(self.PER_ROW, 1)
+        """Nothing left to do (kept for the callers that close a row of options)."""
 
 
 class StateBadge(QLabel):
@@ -145,7 +136,7 @@ class HealthPanel(QGroupBox):
         top.addWidget(unit)
         top.addStretch(1)
         layout.addLayout(top)
-        extras = QHBoxLayout()
+        extras = FlowLayout(spacing=14)
         self.extra_labels: dict[str, QLabel] = {}
         for name in ("temporary", "total", "nonlethal", "death_threshold"):
             if name in vm.derived:
@@ -153,8 +144,6 @@ class HealthPanel(QGroupBox):
                 label.setObjectName(f"{name}Label")
                 self.extra_labels[name] = label
                 extras.addWidget(label)
-                extras.addSpacing(12)
-        extras.addStretch(1)
         if self.extra_labels:
             layout.addLayout(extras)
         self.bar = HealthBar()
@@ -212,7 +201,7 @@ class QuickEntry(QWidget):
         self.amount = QLineEdit()
         self.amount.setObjectName("quickAmount")
         self.amount.setAccessibleName(self.tr("Montant : un nombre ou des dés"))
-        self.amount.setMinimumWidth(110)
+        self.amount.setMinimumWidth(180)
         self.amount.setMaxLength(80)
         self.mode_tag = QLabel(self.amount)
         self.mode_tag.setObjectName("quickMode")
@@ -222,7 +211,8 @@ class QuickEntry(QWidget):
         self._roll_text = ""
         guard.connect(self.amount.returnPressed, lambda: self.submit(self.mode))
         pass_undo_when_unmodified(self.amount)
-        row.addWidget(self.amount, 1)
+        # The field on its own line, as wide as the panel; the buttons under it, side by side.
+        layout.addWidget(self.amount)
         self.buttons: dict[str, QPushButton] = {}
         specs = [("damage", self.tr("&Dégâts"), rules.Damage), ("heal", self.tr("&Soins"), rules.Heal)]
         if vm.has("temporary") and vm.supports(rules.GainTemporary):
@@ -234,7 +224,7 @@ class QuickEntry(QWidget):
             button.setObjectName(f"quick_{mode}")
             button.setAutoDefault(False)
             guard.connect(button.clicked, lambda _=False, m=mode: self.submit(m))
-            row.addWidget(button)
+            row.addWidget(button, 1)
             self.buttons[mode] = button
         layout.addLayout(row)
         self.options = FlowRow()

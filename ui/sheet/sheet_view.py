@@ -11,7 +11,7 @@ from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QResizeEvent
-from PySide6.QtWidgets import QFrame, QScrollArea, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QScrollArea, QSplitter, QVBoxLayout, QWidget
 
 import rules
 from ui.common import guard
@@ -97,10 +97,19 @@ class SheetView(QWidget):
         self.vm = vm if vm is not None else SheetViewModel(sheet, rng=rng, journal=journal, parent=self)
         vm = self.vm
         self.setObjectName(f"sheet_{vm.sheet.system}")
+        self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground)  # the GM view's frame is drawn
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
+        # The top strip: which view this is, then the messages (its space always reserved).
+        strip = QHBoxLayout()
+        strip.setSpacing(6)
+        self.view_badge = QLabel()
+        self.view_badge.setObjectName("viewBadge")
+        self.view_badge.setTextFormat(Qt.TextFormat.PlainText)
+        strip.addWidget(self.view_badge, 0, Qt.AlignmentFlag.AlignVCenter)
         self.messages = MessageBar()
-        layout.addWidget(self.messages)
+        strip.addWidget(self.messages, 1)
+        layout.addLayout(strip)
 
         self.fields = FieldsPanel(vm)
         self.pools = PoolsPanel(vm) if vm.info.extra.get("pools") else None
@@ -140,10 +149,36 @@ class SheetView(QWidget):
         self.splitter.setSizes([390, 500, 360])
         layout.addWidget(self.splitter, 1)
 
+        self._show_view_mode(vm.gm_view)
+        vm.gmViewChanged.connect(self._show_view_mode)
         vm.refused.connect(self._on_refused)
         vm.notified.connect(self._on_notified)
         vm.changed.connect(self._on_changed)
         vm.undo_stack.cleanChanged.connect(self._on_clean_changed)
+
+    # --- the view mode ------------------------------------------------------------------------------------
+
+    def _show_view_mode(self, gm: bool) -> None:
+        """The sheet itself says which view it is: the GM's shows what the rules hide from the player,
+        and a purple frame (Ctrl+M switches)."""
+        if gm:
+            self.view_badge.setText(self.tr("Vue meneur"))
+            self.view_badge.setToolTip(
+                self.tr("Vue meneur : tout est visible, y compris ce que les règles cachent au joueur (Ctrl+M).")
+            )
+            badge = "background: #6a1b9a; color: white;"
+            self.setStyleSheet(f"SheetView#{self.objectName()} {{ border: 3px solid #6a1b9a; }}")
+        else:
+            self.view_badge.setText(self.tr("Vue joueur"))
+            self.view_badge.setToolTip(
+                self.tr(
+                    "Vue joueur : ce que les règles cachent au joueur est masqué (« ? ») ; Ctrl+M pour la vue meneur."
+                )
+            )
+            badge = "background: #e0e0e0; color: #333333;"
+            self.setStyleSheet("")
+        self.view_badge.setStyleSheet(badge + " border-radius: 9px; padding: 2px 8px; font-weight: bold;")
+        self.view_badge.setAccessibleName(self.view_badge.text())
 
     # --- the message bar ----------------------------------------------------------------------------------
 
@@ -179,6 +214,7 @@ class SheetView(QWidget):
             (self.vm.notified, self._on_notified),
             (self.vm.changed, self._on_changed),
             (self.vm.undo_stack.cleanChanged, self._on_clean_changed),
+            (self.vm.gmViewChanged, self._show_view_mode),
         ):
             try:
                 signal.disconnect(slot)

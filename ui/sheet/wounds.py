@@ -12,7 +12,6 @@ from typing import Any
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QItemSelectionModel, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QGridLayout,
     QGroupBox,
     QHeaderView,
     QLabel,
@@ -24,6 +23,7 @@ from PySide6.QtWidgets import (
 
 import rules
 from ui.common import guard, prompts
+from ui.common.flow import FlowLayout
 from ui.common.forms import user_fields
 from ui.common.labels import adds_wound, button_label, button_tip
 from ui.common.models import Row, RowsModel
@@ -221,8 +221,7 @@ class WoundsPanel(QGroupBox):
         self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.details.setAccessibleName(self.tr("Détails de la blessure choisie"))
         layout.addWidget(self.details)
-        buttons = QGridLayout()
-        buttons.setHorizontalSpacing(4)
+        buttons = FlowLayout(spacing=4)
         self.add_types = [t for t in vm.info.actions if adds_wound(t, vm.info)]
         self.buttons: dict[str, QPushButton] = {}
         for action_type in self.add_types:
@@ -231,7 +230,7 @@ class WoundsPanel(QGroupBox):
             button.setObjectName("woundAdd")
             button.setAutoDefault(False)
             guard.connect(button.clicked, lambda _=False, t=action_type: self.add(t))
-            buttons.addWidget(button, 0, 0)
+            buttons.addWidget(button)
             self.buttons["add"] = button
         # Actions on one wound (an optional ``wound_id`` means « a wound or the whole gauge »: not here).
         self.per_wound = [
@@ -249,8 +248,7 @@ class WoundsPanel(QGroupBox):
             button.setToolTip(tip)
             button.setAutoDefault(False)
             guard.connect(button.clicked, lambda _=False, t=action_type: self.act(t))
-            at = len(self.buttons)
-            buttons.addWidget(button, at // 3, at % 3)
+            buttons.addWidget(button)
             self.buttons[kind] = button
         layout.addLayout(buttons)
         self.scars_label: QLabel | None = None
