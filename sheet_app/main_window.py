@@ -33,6 +33,11 @@ from ui.sheet.sheet_view import SheetView
 APP_TITLE = "Fiche de personnage"
 
 
+def plain_mnemonic(text: str) -> str:
+    """A name shown where ``&`` marks a shortcut (tab titles, menu entries): « Bob & Alice » stays so."""
+    return text.replace("&", "&&")
+
+
 class MainWindow(QMainWindow):
     def __init__(
         self,
@@ -200,7 +205,7 @@ class MainWindow(QMainWindow):
         file_menu.addSeparator()
         file_menu.addAction(self.act_close)
         file_menu.addAction(self.act_quit)
-        edit_menu = bar.addMenu(self.tr("É&dition"))
+        edit_menu = bar.addMenu(self.tr("&Édition"))
         edit_menu.addAction(self.act_undo)
         edit_menu.addAction(self.act_redo)
         sheet_menu = bar.addMenu(self.tr("Fi&che"))
@@ -209,17 +214,17 @@ class MainWindow(QMainWindow):
         sheet_menu.addSeparator()
         sheet_menu.addAction(self.act_conditions)
         sheet_menu.addAction(self.act_journal)
-        view_menu = bar.addMenu(self.tr("&Affichage"))
+        view_menu = bar.addMenu(self.tr("Aff&ichage"))
         view_menu.addAction(self.act_gm)
         view_menu.addAction(self.act_welcome)
-        help_menu = bar.addMenu(self.tr("Ai&de"))
+        help_menu = bar.addMenu(self.tr("Aid&e"))
         help_menu.addAction(self.act_about)
 
     def refresh_recent(self) -> None:
         self.recent_menu.clear()
         recent = self.settings.recent_files()
         for path in recent:
-            action = self.recent_menu.addAction(f"{path.name} — {path.parent}")
+            action = self.recent_menu.addAction(plain_mnemonic(f"{path.name} — {path.parent}"))
             action.setEnabled(path.exists())
             guard.connect(action.triggered, lambda _=False, p=path: self.open_paths([p]))
         if not recent:
@@ -537,7 +542,7 @@ class MainWindow(QMainWindow):
             return
         label = rules.describe(doc.vm.sheet.system).label
         mark = " *" if doc.is_modified() else ""
-        self.tabs.setTabText(index, f"{doc.display_name()}{mark}")
+        self.tabs.setTabText(index, plain_mnemonic(f"{doc.display_name()}{mark}"))
         self.tabs.setTabToolTip(index, f"{label} — {doc.path or self.tr('pas encore enregistrée')}")
         if view is self.current_view():
             self._update_title()
@@ -556,7 +561,7 @@ class MainWindow(QMainWindow):
         if current is not None:
             index = self.tabs.indexOf(current)
             mark = " *" if doc.is_modified() else ""
-            self.tabs.setTabText(index, f"{doc.display_name()}{mark}")
+            self.tabs.setTabText(index, plain_mnemonic(f"{doc.display_name()}{mark}"))
 
     def _update_actions(self) -> None:
         has = self.current_doc() is not None

@@ -4,11 +4,12 @@ open a file, the recent files, one demo sheet per system.
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFont
+from PySide6.QtGui import QFont, QKeyEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -74,13 +75,12 @@ class NewSheetForm(QWidget):
         self.error.setStyleSheet("color: #b71c1c;")
         self.error.hide()
         layout.addWidget(self.error)
-        self.create_button = QPushButton(self.tr("&Créer la fiche"))
+        self.create_button = QPushButton(self.tr("C&réer la fiche"))
         self.create_button.setObjectName("newCreate")
         guard.connect(self.create_button.clicked, self.submit)
         layout.addWidget(self.create_button, 0, Qt.AlignmentFlag.AlignRight)
         self.editors: dict[str, QWidget] = {}
         guard.connect(self.system.currentIndexChanged, self._rebuild)
-        guard.connect(self.name.returnPressed, self.submit)
         self._rebuild()
 
     def system_id(self) -> str:
@@ -137,6 +137,28 @@ class NewSheetForm(QWidget):
                 self.form.addRow(field.label + " :", editor)
             self.editors[field.name] = editor
         self.fields_box.setVisible(bool(self.editors))
+        self._chain_focus()
+
+    def _chain_focus(self) -> None:
+        """Tab goes Système → Nom → each field in order → Créer la fiche (issue 10 item 14); the
+        fields made for another system join the chain at their place, not at its end."""
+        chain: list[QWidget] = [self.system, self.name, *self.editors.values(), self.create_button]
+        for before, after in itertools.pairwise(chain):
+            QWidget.setTabOrder(before, after)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        """Entrée in any field creates the sheet (the fields let Entrée through to their form)."""
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            event.accept()
+            guard.guarded(self.submit)()
+            return
+        super().keyPressEvent(event)
+
+    def reset(self) -> None:
+        """A blank form for the next character (same system): no name, the system's defaults."""
+        self.name.clear()
+        self.error.hide()
+        self._rebuild()
 
     def values(self) -> dict[str, Any]:
         values: dict[str, Any] = {"name": self.name.text().strip()}
@@ -177,6 +199,9 @@ class NewSheetForm(QWidget):
             return
         self.error.hide()
         self.created.emit(sheet)
+        # Issue 10 item 21: the next character does not start with this one's name and values.
+        self.reset()
+        self.name.setFocus(Qt.FocusReason.OtherFocusReason)
 
 
 class NewSheetDialog(QDialog):

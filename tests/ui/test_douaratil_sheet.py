@@ -247,7 +247,7 @@ def test_wounds_add_bleed_heal_with_scar(qtbot: Any, make_view: Any, answer: Any
     qtbot.mouseClick(panel.buttons["set_wound_bleeding"], Qt.MouseButton.LeftButton)
     assert view.vm.sheet.wounds[0].bleeding
     assert "saigne" in panel.model.data(panel.model.index(0, 3))
-    assert panel.buttons["set_wound_bleeding"].text() == "Arrêter le &saignement"
+    assert panel.buttons["set_wound_bleeding"].text() == "Arrêter le saig&nement"
     answer("ask_action", rules.HealWound(wound_id=1, scar=True))
     qtbot.mouseClick(panel.buttons["heal_wound"], Qt.MouseButton.LeftButton)
     assert panel.model.rowCount() == 0

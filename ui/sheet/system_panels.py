@@ -40,7 +40,7 @@ class TenacityPanel(QGroupBox):
         self.opposition.setToolTip(self.tr("Laissez « Opposition du palier » pour celle de la jauge de Trauma."))
         if test is not None and vm.supports(test):
             for col, (psychological, text) in enumerate(
-                ((False, self.tr("Défi (&Physique)")), (True, self.tr("Défi (M&ental)")))
+                ((False, self.tr("Défi (&Physique)")), (True, self.tr("Défi (Me&ntal)")))
             ):
                 button = QPushButton(text)
                 button.setObjectName(f"tenacity_{'mental' if psychological else 'physique'}")

@@ -239,7 +239,7 @@ class WoundsPanel(QGroupBox):
         for action_type in self.per_wound:
             kind = _kind(action_type)
             if kind == "set_wound_bleeding":
-                text = self.tr("&Saignement")
+                text = self.tr("Saig&nement")
                 tip = self.tr("Ouvrir ou arrêter le saignement de la blessure choisie (bandage).")
             else:
                 text, tip = button_label(action_type, vm.info), button_tip(action_type)
@@ -328,7 +328,7 @@ class WoundsPanel(QGroupBox):
         bleed = self.buttons.get("set_wound_bleeding")
         if bleed is not None:
             stop = wound is not None and getattr(wound, "bleeding", False)
-            bleed.setText(self.tr("Arrêter le &saignement") if stop else self.tr("&Saignement"))
+            bleed.setText(self.tr("Arrêter le saig&nement") if stop else self.tr("Saig&nement"))
 
     def add(self, action_type: type[rules.Action]) -> None:
         action = prompts.ask_action(self, action_type, self.vm.info, title=self.tr("Nouvelle blessure"))
