@@ -24,7 +24,7 @@ from PySide6.QtWidgets import QWidget
 
 from sheet_app import files
 from sheet_app.autosave import AutosaveEntry, AutosaveStore
-from sheet_app.settings import Settings, documents_dir
+from sheet_app.settings import Settings, start_folder
 from ui.common import guard, prompts
 from ui.sheet.viewmodel import SheetViewModel
 
@@ -81,7 +81,7 @@ class DocumentController(QObject):
         super().__init__(parent)
         self.settings = settings
         self.rng = rng
-        self.last_folder = documents_dir()
+        self.last_folder = start_folder(settings)
 
     def new(
         self, sheet: Any, journal: tuple[str, ...] = (), parent: QObject | None = None, *, demo: bool = False

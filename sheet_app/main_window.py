@@ -26,7 +26,7 @@ from sheet_app.autosave import AutosaveEntry, AutosaveStore
 from sheet_app.controller import Autosaver, DocumentController, OpenSheet
 from sheet_app.settings import Settings, examples_dir
 from sheet_app.welcome import NewSheetDialog, WelcomePage
-from ui.common import guard, prompts, wheel
+from ui.common import guard, plain_text, prompts, wheel
 from ui.common.shortcuts import WindowShortcutsWin
 from ui.sheet.sheet_view import SheetView
 
@@ -103,6 +103,7 @@ class MainWindow(QMainWindow):
         self._update_actions()
         guard.set_reporter(self._report_bug)
         wheel.install()
+        plain_text.install()
         self.autosaver.start()
 
     def _report_bug(self, message: str) -> None:

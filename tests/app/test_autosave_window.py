@@ -494,6 +494,7 @@ def test_the_app_makes_one_store_for_its_window_and_closes_it_on_quitting(
 
     monkeypatch.setattr(autosave, "AutosaveStore", Store)
     monkeypatch.setattr(QApplication, "exec", exec_)
+    monkeypatch.setattr(sys, "excepthook", sys.excepthook)  # the app sets its own: put pytest's back
     assert app.run([]) == 0
     assert len(made) == 1 and seen["store"] is made[0] and seen["alive"]
     assert not AutosaveStore().session_alive(made[0].session)

@@ -14,11 +14,13 @@ from typing import Any, Literal
 
 from pydantic import ValidationError
 from pydantic_core import PydanticUndefined
+from PySide6.QtCore import QLocale
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
+    QDoubleSpinBox,
     QFormLayout,
     QLabel,
     QLineEdit,
@@ -205,6 +207,14 @@ class ActionForm(QDialog):
                 spin.setRange(low, high)
                 spin.setValue(int(default) if isinstance(default, int) else max(low, 0))
             return spin
+        if float in parts:
+            number = QDoubleSpinBox()
+            low, high = _bounds(info)
+            number.setRange(max(low, -SPIN_LIMIT), high)
+            number.setDecimals(1)
+            number.setLocale(QLocale(QLocale.Language.French, QLocale.Country.France))
+            number.setValue(float(default) if isinstance(default, (int, float)) else max(float(low), 0.0))
+            return number
         if str in parts:
             edit = QLineEdit()
             edit.setText("" if default is None else str(default))
@@ -223,6 +233,8 @@ class ActionForm(QDialog):
                 values[name] = editor.currentData()
             elif isinstance(editor, QCheckBox):
                 values[name] = editor.isChecked()
+            elif isinstance(editor, QDoubleSpinBox):
+                values[name] = editor.value()
             elif isinstance(editor, QSpinBox):
                 if editor.specialValueText() and editor.value() == editor.minimum():
                     values[name] = None

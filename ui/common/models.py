@@ -326,11 +326,12 @@ class ConditionModel(QAbstractItemModel):
             on = item.posed or bool(item.implied_by)
             return Qt.CheckState.Checked if on else Qt.CheckState.Unchecked
         if role == Qt.ItemDataRole.ToolTipRole:
-            lines = [f"<b>{item.label}</b>"]
+            # Plain text (the labels come from a rule table a GM may have written).
+            lines = [item.label]
             if item.implied_by:
-                lines.append(f"<i>{item.implied_by}</i>")
+                lines.append(f"({item.implied_by})")
             lines.extend(f"• {e}" for e in item.effects)
-            return "<br>".join(lines)
+            return "\n".join(lines)
         if role == KeyRole:
             return item.id
         return None

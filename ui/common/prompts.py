@@ -37,6 +37,8 @@ def _tr(text: str) -> str:
 
 def _box(parent: QWidget | None, icon: QMessageBox.Icon, title: str, text: str) -> QMessageBox:
     box = QMessageBox(icon, title, text, QMessageBox.StandardButton.NoButton, parent)
+    # A sheet's or a file's name is text, never markup (issue 16 item 13).
+    box.setTextFormat(Qt.TextFormat.PlainText)
     return box
 
 
@@ -235,13 +237,22 @@ def ask_recovery(parent: QWidget | None, descriptions: list[str]) -> list[bool] 
     return None
 
 
+# Qt's own file dialog (translated by qtbase_fr), not the desktop's: it speaks French whatever the
+# desktop's language (issue 10 item 18: « Look in », « Files of type »).
+FILE_DIALOG_OPTIONS = QFileDialog.Option.DontUseNativeDialog
+
+
 def open_paths(parent: QWidget | None, folder: Path) -> list[Path]:
-    names, _ = QFileDialog.getOpenFileNames(parent, _tr("Ouvrir des fiches"), str(folder), _tr(SHEET_FILTER))
+    names, _ = QFileDialog.getOpenFileNames(
+        parent, _tr("Ouvrir des fiches"), str(folder), _tr(SHEET_FILTER), "", FILE_DIALOG_OPTIONS
+    )
     return [Path(n) for n in names]
 
 
 def save_path(parent: QWidget | None, suggested: Path) -> Path | None:
-    name, _ = QFileDialog.getSaveFileName(parent, _tr("Enregistrer la fiche"), str(suggested), _tr(SHEET_FILTER))
+    name, _ = QFileDialog.getSaveFileName(
+        parent, _tr("Enregistrer la fiche"), str(suggested), _tr(SHEET_FILTER), "", FILE_DIALOG_OPTIONS
+    )
     if not name:
         return None
     path = Path(name)

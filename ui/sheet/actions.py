@@ -99,6 +99,17 @@ class Pips(QLabel):
         self.setAccessibleName(f"{self.what} : {count} sur {total}")
 
 
+def dying_style(dying: bool) -> str:
+    """The panel's frame: red while dying. The title sits in the margin above the frame (the frame never
+    runs through it, issue 10 item 19), and both states have the same geometry (nothing moves)."""
+    colour, title = ("#b71c1c", "color: #b71c1c;") if dying else ("#c4c4c4", "")
+    return (
+        f"#dyingPanel {{ border: 2px solid {colour}; border-radius: 4px; margin-top: 1.2em; padding-top: 0.3em; }}"
+        "#dyingPanel::title { subcontrol-origin: margin; subcontrol-position: top left; left: 6px; "
+        f"padding: 0 3px; {title} }}"
+    )
+
+
 class DyingPanel(QGroupBox):
     """Death saves (three successes, three failures), stabilising, waking: buttons that roll."""
 
@@ -222,7 +233,7 @@ class DyingPanel(QGroupBox):
         self.status.setText("\n".join(line for line in lines if line))
         state = vm.derived.state
         dying = state == "mourant" or (not vm.is_hidden("current") and vm.derived.current < 0 and state != "mort")
-        style = "#dyingPanel { border: 2px solid #b71c1c; border-radius: 4px; }" if dying else ""
+        style = dying_style(dying)
         if style != self.styleSheet():  # re-polishing every child is costly: only on a real change
             self.setStyleSheet(style)
 

@@ -104,6 +104,9 @@ class FieldBinder(QObject):
             if low is not None and high is not None:
                 hint = self.tr("Nombre entier de {0} à {1}").format(fmt_number(low), fmt_number(high))
                 edit.setToolTip(self.info.tooltip + ("\n" if self.info.tooltip else "") + hint)
+            if nullable(self.vm.sheet, self.info.name):
+                # An optional number left empty means « none », as the new-sheet form says.
+                edit.setPlaceholderText(self.tr("aucun"))
         guard.connect(edit.editingFinished, self.commit)
         pass_undo_when_unmodified(edit)
         return edit

@@ -127,6 +127,7 @@ class HealthPanel(QGroupBox):
         self.maximum_label.setFont(big)
         slash = QLabel("/")
         slash.setFont(big)
+        self.slash = slash
         unit = QLabel(vm.info.points_short)
         unit.setFont(big)
         top.addSpacing(8)
@@ -144,7 +145,14 @@ class HealthPanel(QGroupBox):
                 label.setObjectName(f"{name}Label")
                 self.extra_labels[name] = label
                 extras.addWidget(label)
-        if self.extra_labels:
+        # Sévérité: a gauge filled past its capacity says what beyond it means (issue 10 item 19).
+        self.beyond: QLabel | None = None
+        if vm.has("trauma"):
+            self.beyond = QLabel()
+            self.beyond.setObjectName("beyondLabel")
+            self.beyond.setWordWrap(True)
+            extras.addWidget(self.beyond)
+        if self.extra_labels or self.beyond is not None:
             layout.addLayout(extras)
         self.bar = HealthBar()
         layout.addWidget(self.bar)
@@ -179,9 +187,33 @@ class HealthPanel(QGroupBox):
             label_widget.setVisible(visible)
             label_widget.setText(texts[name].format(shown))
             label_widget.setToolTip(vm.explain(name))
+        if self.beyond is not None:
+            self._show_beyond()
         state = bar_state(vm)
         self.bar.set_state(state)
         self.bar.setToolTip("\n".join(vm.explain(n) for n in ("current", "maximum", "temporary") if n in vm.derived))
+
+    def _show_beyond(self) -> None:
+        """« 15 / 8 crans » read like an error: past the gauge, « 15 crans » and what the excess means."""
+        assert self.beyond is not None
+        vm = self.vm
+        over = not vm.is_hidden("current") and vm.derived.current > vm.derived.maximum
+        self.slash.setVisible(not over)
+        self.maximum_label.setVisible(not over)
+        self.beyond.setVisible(over)
+        if not over:
+            self.beyond.clear()
+            return
+        trauma = vm.info.extra.get("trauma") or {}
+        beyond = trauma.get("beyond") if isinstance(trauma, dict) else None
+        excess = vm.derived.current - vm.derived.maximum
+        text = self.tr("{0} au-delà de la jauge de {1}").format(excess, fmt_number(vm.derived.maximum))
+        if isinstance(beyond, dict) and beyond.get("label"):
+            opposition = beyond.get("opposition")
+            tier = f"{beyond['label']} ({opposition})" if opposition is not None else str(beyond["label"])
+            text += self.tr(" : palier {0}").format(tier)
+        self.beyond.setText(text)
+        self.beyond.setToolTip(vm.explain("maximum"))
 
     def _on_changed(self, changes: Changes) -> None:
         if changes.touches(derived=BAR_NAMES):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import random
+import re
 import weakref
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -197,17 +198,37 @@ class SheetViewModel(QObject):
             unit = next((u.label for u in info.time_units if u.id == action.unit), action.unit)
             return self.tr("Le temps passe : {0} × {1}").format(action.count, unit)
         title = action.title()
-        for name, table in (("wound_type", info.wound_types), ("grade", info.wound_types)):
+        for name, labels in self._id_labels().items():
             value = getattr(action, name, None)
-            if isinstance(value, str):
-                label = next((c.label for c in table if c.id == value), None)
-                if label:
-                    title = title.replace(value, label)
+            if isinstance(value, str) and value in labels and name != "damage_type":
+                # Issue 10 item 18: « Blessure localisée (tete) » → « Blessure localisée (Tête) ».
+                title = re.sub(rf"(?<![\w-]){re.escape(value)}(?![\w-])", labels[value], title)
         damage_type = getattr(action, "damage_type", None)
         if isinstance(damage_type, str):
             label = next((c.label for c in info.damage_types if c.id == damage_type), damage_type)
             title += f" ({label})"
         return title
+
+    def _id_labels(self) -> dict[str, dict[str, str]]:
+        """For an action field holding an id of the system's tables, its French labels by id."""
+        info = self._info
+
+        def pairs(raw: Any) -> dict[str, str]:
+            try:
+                return {str(k): str(v) for k, v in raw or ()}
+            except (TypeError, ValueError):
+                return {}
+
+        wound_types = {c.id: c.label for c in info.wound_types}
+        return {
+            "wound_type": wound_types,
+            "grade": pairs(info.extra.get("wound_grades")) or wound_types,
+            "severity": pairs(info.extra.get("wound_severities")),
+            "body_part": pairs(info.extra.get("body_part_choices")),
+            "treatment": pairs(info.extra.get("treatment_choices")),
+            "damage_type": {c.id: c.label for c in info.damage_types},
+            "ability": pairs(info.extra.get("ability_choices")),
+        }
 
     # --- view mode -----------------------------------------------------------------------------------
 
