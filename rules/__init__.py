@@ -22,6 +22,7 @@ from typing import Annotated, Any
 
 from pydantic import Field, TypeAdapter, ValidationError
 
+from rules import timers
 from rules.actions import (
     Action,
     AdvanceTime,
@@ -77,6 +78,7 @@ from rules.systems.douaratil import (
     WakeSave,
     WoundRisk,
 )
+from rules.timers import Countdown, format_clock
 
 # --- d20 (seed 001): section owned by the d20 system work ------------------------------------------
 # isort: split
@@ -317,10 +319,32 @@ def apply(sheet: Sheet, action: Action, rng: random.Random | None = None, rules_
         handler = sys_.handlers.get(type(action))
         if handler is None:
             raise Refused(f"« {action.title()} » n'existe pas dans les règles {sys_.label}.")
-        new = handler(sheet, action, ctx)
+        # States put for a while (rules/timers.py): one mechanism around every system's handlers.
+        if isinstance(action, SetCondition):
+            timers.check(action, table, sys_.handlers)
+            new = timers.after_set_condition(handler(sheet, action, ctx), action, ctx)
+        elif isinstance(action, AdvanceTime) and new_timers(sheet):
+            new = timers.advance(sheet, action, ctx, handler, sys_.handlers, table)
+        else:
+            new = handler(sheet, action, ctx)
+    if new_timers(new):
+        conflict_over = action.kind == "end_conflict"
+        if new.clock != sheet.clock or conflict_over or new is not sheet:
+            new = timers.expire(new, ctx, sys_.handlers, conflict_over=conflict_over)
     if sys_.after_action is not None:
         new = sys_.after_action(new, action)
     return ctx.finish(new)
+
+
+def new_timers(sheet: Sheet) -> bool:
+    """Whether ``sheet`` has states put for a while (``rules.timers``)."""
+    return bool(getattr(sheet, "condition_timers", ()))
+
+
+def countdowns(sheet: Sheet, rules_table: Any = None) -> tuple[timers.Countdown, ...]:
+    """What counts down on ``sheet`` (timed states, the systems' own waits), each in French."""
+    table = rules_table if rules_table is not None else system(sheet.system).ruleset()
+    return timers.countdowns(sheet, table)
 
 
 def derive(sheet: Sheet, rules_table: Any = None) -> Derived:
@@ -352,6 +376,7 @@ __all__ = [
     "ClearConditions",
     "ConditionGroupInfo",
     "ConditionInfo",
+    "Countdown",
     "Damage",
     "DeathSave",
     "Derived",
@@ -391,11 +416,13 @@ __all__ = [
     "WoundRisk",
     "apply",
     "build_action",
+    "countdowns",
     "demo_sheet",
     "derive",
     "describe",
     "dice_range",
     "evolve",
+    "format_clock",
     "load_rules_table",
     "new_sheet",
     "os_reason",

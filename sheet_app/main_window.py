@@ -27,6 +27,7 @@ from sheet_app.controller import Autosaver, DocumentController, OpenSheet
 from sheet_app.settings import Settings, examples_dir
 from sheet_app.welcome import NewSheetDialog, WelcomePage
 from ui.common import guard, plain_text, prompts, wheel
+from ui.common.help import HelpDialog
 from ui.common.shortcuts import WindowShortcutsWin
 from ui.sheet.sheet_view import SheetView
 
@@ -187,6 +188,12 @@ class MainWindow(QMainWindow):
         )
         self.act_welcome = self._action(self.tr("&Accueil"), lambda: self.show_welcome(asked=True), None, "actWelcome")
         self.act_about = self._action(self.tr("À &propos"), self.about, None, "actAbout")
+        self.act_help = self._action(self.tr("&Guide de la fiche"), self.show_help, key("F1"), "actHelp")
+        self.act_search = self._action(
+            self.tr("&Chercher dans le journal"), lambda: self._focus("search"), key("Ctrl+F"), "actSearch"
+        )
+        self.act_export = self._action(self.tr("E&xporter le journal…"), self.export_journal, None, "actExport")
+        self.help_dialog: HelpDialog | None = None
 
     def _build_menus(self) -> None:
         bar = self.menuBar()
@@ -203,6 +210,7 @@ class MainWindow(QMainWindow):
         file_menu.addSeparator()
         file_menu.addAction(self.act_save)
         file_menu.addAction(self.act_save_as)
+        file_menu.addAction(self.act_export)
         file_menu.addSeparator()
         file_menu.addAction(self.act_close)
         file_menu.addAction(self.act_quit)
@@ -215,10 +223,12 @@ class MainWindow(QMainWindow):
         sheet_menu.addSeparator()
         sheet_menu.addAction(self.act_conditions)
         sheet_menu.addAction(self.act_journal)
+        sheet_menu.addAction(self.act_search)
         view_menu = bar.addMenu(self.tr("Aff&ichage"))
         view_menu.addAction(self.act_gm)
         view_menu.addAction(self.act_welcome)
         help_menu = bar.addMenu(self.tr("Aid&e"))
+        help_menu.addAction(self.act_help)
         help_menu.addAction(self.act_about)
 
     def refresh_recent(self) -> None:
@@ -519,8 +529,24 @@ class MainWindow(QMainWindow):
         view = self.current_view()
         if view is None:
             return
-        target = view.conditions.view if what == "conditions" else view.journal.view
+        targets = {"conditions": view.conditions.view, "journal": view.journal.view, "search": view.journal.search}
+        target = targets[what]
         target.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        if what == "search":
+            view.journal.search.selectAll()
+
+    def export_journal(self) -> None:
+        view = self.current_view()
+        if view is not None:
+            view.journal.export()
+
+    def show_help(self) -> None:
+        """F1: the guide, beside the sheet (one window, brought back to the front)."""
+        if self.help_dialog is None:
+            self.help_dialog = HelpDialog(self)
+        self.help_dialog.show()
+        self.help_dialog.raise_()
+        self.help_dialog.activateWindow()
 
     # --- titles and states ---------------------------------------------------------------------------
 
@@ -575,6 +601,8 @@ class MainWindow(QMainWindow):
             self.act_temporary,
             self.act_conditions,
             self.act_journal,
+            self.act_search,
+            self.act_export,
         ):
             action.setEnabled(has)
         doc = self.current_doc()

@@ -118,13 +118,16 @@ def check_window(win: MainWindow) -> int:
 @pytest.mark.parametrize("gm", [False, True])
 def test_markup_in_every_text_field_is_shown_as_text(qtbot: Any, window: MainWindow, system: str, gm: bool) -> None:
     sheet = wounded(system, marked_sheet(system))
-    journal = (f"Note\n{MARKUP}", f"Dégâts 3\n{rules.SECRET_MARK}{MARKUP}")
+    journal = (f"Note\n{MARKUP}", MARKUP, f"Dégâts 3\n{rules.SECRET_MARK}{MARKUP}")
     view = window.add_doc(window.controller.new(sheet, journal))
     window.set_gm_view(gm)
     if view.wounds is not None and view.wounds.model.rowCount():
         view.wounds.select(view.wounds.model.key_at(view.wounds.model.rowCount() - 1))
     QApplication.processEvents()
-    assert check_window(window) >= 2  # at least the two journal entries
+    # At least the journal entries holding markup (the GM's line only in the GM view).
+    assert check_window(window) >= (3 if gm else 2)
+    shown = [view.journal.model.entry(i) for i in range(view.journal.model.rowCount())]
+    assert any(rules.SECRET_MARK in e for e in shown) == gm
     if system == "severite":
         assert "<h1>" in view.wounds.details.text()  # the wound details label held it (as text)
 

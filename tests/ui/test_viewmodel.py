@@ -71,7 +71,7 @@ def test_journal_entries_show_the_dice(qtbot: Any) -> None:
     vm = vm_of(seed=4)
     vm.apply(rules.Damage(amount="1d4+1"))
     entry = vm.journal[-1]
-    assert entry.splitlines()[0] == "Dégâts 1d4+1"
+    assert entry.splitlines()[0] == "Dégâts 1d4+1 · jour 1, 00:00:00"  # dated with the sheet's clock
     assert "1d4" in entry and "+ 1 =" in entry
 
 

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import QCoreApplication, QStandardPaths, Qt
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -247,6 +247,32 @@ def open_paths(parent: QWidget | None, folder: Path) -> list[Path]:
         parent, _tr("Ouvrir des fiches"), str(folder), _tr(SHEET_FILTER), "", FILE_DIALOG_OPTIONS
     )
     return [Path(n) for n in names]
+
+
+TEXT_FILTER = "Texte (*.txt);;Tous les fichiers (*)"
+
+
+def documents_folder() -> Path:
+    """The user's documents folder (their home if there is none)."""
+    found = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+    folder = Path(found) if found else Path.home()
+    return folder if folder.is_dir() else Path.home()
+
+
+def save_text_path(parent: QWidget | None, suggested: str) -> Path | None:
+    """Where to write a text export (the journal); ``suggested`` is a file name, in the documents folder."""
+    name, _ = QFileDialog.getSaveFileName(
+        parent,
+        _tr("Exporter le journal"),
+        str(documents_folder() / suggested),
+        _tr(TEXT_FILTER),
+        "",
+        FILE_DIALOG_OPTIONS,
+    )
+    if not name:
+        return None
+    path = Path(name)
+    return path if path.suffix else path.with_suffix(".txt")
 
 
 def save_path(parent: QWidget | None, suggested: Path) -> Path | None:

@@ -249,6 +249,13 @@ class RestsPanel(QGroupBox):
         super().__init__(self.tr("Repos et temps"), parent)
         self.vm = vm
         layout = QVBoxLayout(self)
+        # The sheet's clock (issue 10 item 23): the journal dates its entries with it.
+        self.clock = QLabel()
+        self.clock.setObjectName("sheetClock")
+        self.clock.setToolTip(
+            self.tr("Le temps de jeu écoulé pour ce personnage ; il avance avec le temps et les repos.")
+        )
+        layout.addWidget(self.clock)
         row = FlowLayout()
         self.buttons: dict[str, QPushButton] = {}
         for action_type, label in vm.info.rests:
@@ -316,6 +323,7 @@ class RestsPanel(QGroupBox):
 
     def refresh(self) -> None:
         vm = self.vm
+        self.clock.setText(self.tr("Horloge : {0}").format(vm.clock_text()))
         lines = [vm.explain(n) for n in ("long_rest_ready_in", "action_dice") if n in vm.derived]
         self.readiness.setText("\n".join(lines))
         self.readiness.setVisible(bool(lines))
@@ -325,7 +333,9 @@ class RestsPanel(QGroupBox):
             self.lose_temporary.setVisible(bool(vm.value("temporary", 0)))
 
     def _on_changed(self, changes: Changes) -> None:
-        if changes.touches({"short_rest_open", "temporary"}, {"long_rest_ready_in", "action_dice", "temporary"}):
+        if changes.touches(
+            {"short_rest_open", "temporary", "clock"}, {"long_rest_ready_in", "action_dice", "temporary"}
+        ):
             self.refresh()
 
 
@@ -387,7 +397,7 @@ class ShortRestDialog(QDialog):
             self._show(outcome.log)
 
     def _show(self, lines: Any) -> None:
-        for line in lines:
+        for line in self.vm.visible_lines(lines):  # the GM's lines only in the GM view
             self.results.appendPlainText(line)
 
     def refresh(self) -> None:

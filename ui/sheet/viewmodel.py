@@ -26,6 +26,8 @@ from ui.common.texts import EVENT_NOTICES, GRAVE_EVENTS, fmt_value, tr_const
 log = logging.getLogger(__name__)
 
 HIDDEN_MARK = "?"
+# Between a journal entry's title and its date: « Dégâts 7 · jour 1, 00:00:06 ».
+CLOCK_SEPARATOR = " · "
 # Longest journal entry kept (the file format bounds each entry).
 MAX_ENTRY = 9000
 
@@ -103,6 +105,7 @@ class SheetViewModel(QObject):
         self._derived = rules.derive(sheet)
         self._info = rules.describe(sheet.system)
         self._gm_view = False
+        self._countdowns: tuple[Any, tuple[rules.Countdown, ...]] | None = None
         self.undo_stack = QUndoStack(self)
 
     # --- reading -------------------------------------------------------------------------------------
@@ -131,6 +134,16 @@ class SheetViewModel(QObject):
     @property
     def gm_view(self) -> bool:
         return self._gm_view
+
+    def countdowns(self) -> tuple[rules.Countdown, ...]:
+        """What counts down on the sheet (states put for a while, the system's own waits)."""
+        if self._countdowns is None or self._countdowns[0] is not self.sheet:
+            self._countdowns = (self.sheet, rules.countdowns(self.sheet))
+        return self._countdowns[1]
+
+    def clock_text(self) -> str:
+        """The sheet's clock, as the journal dates its entries (« jour 1, 08:00:00 »)."""
+        return rules.format_clock(int(getattr(self.sheet, "clock", 0) or 0))
 
     def has(self, feature: str) -> bool:
         return feature in self._info.features
@@ -189,11 +202,14 @@ class SheetViewModel(QObject):
         info = self._info
         if isinstance(action, rules.SetCondition):
             label = next((c.label for c in info.conditions if c.id == action.condition), action.condition)
-            return (
-                self.tr("État {0} : ajouté").format(label)
-                if action.active
-                else self.tr("État {0} : retiré").format(label)
-            )
+            if not action.active:
+                return self.tr("État {0} : retiré").format(label)
+            if action.duration is not None and action.unit:
+                unit = next((u.label for u in info.time_units if u.id == action.unit), action.unit)
+                return self.tr("État {0} : ajouté pour {1} × {2}").format(label, action.duration, unit)
+            if action.until_conflict_end:
+                return self.tr("État {0} : ajouté jusqu'à la fin du Conflit").format(label)
+            return self.tr("État {0} : ajouté").format(label)
         if isinstance(action, rules.AdvanceTime):
             unit = next((u.label for u in info.time_units if u.id == action.unit), action.unit)
             return self.tr("Le temps passe : {0} × {1}").format(action.count, unit)
@@ -308,7 +324,9 @@ class SheetViewModel(QObject):
         text = "\n".join(lines)
         # Dice not already spelled out by the rules' own lines are listed, so every roll is visible.
         extra = [r.detail for r in rolls if not r.given and r.detail not in text]
-        parts = [title, *lines]
+        # Each entry is dated with the sheet's clock after the action (issue 10 item 24).
+        when = rules.format_clock(int(getattr(sheet, "clock", 0) or 0)) if sheet is not None else ""
+        parts = [f"{title}{CLOCK_SEPARATOR}{when}" if when else title, *lines]
         if extra:
             parts.append(self.tr("Dés : {0}").format(" ; ".join(extra)))
         entry = "\n".join(parts)
