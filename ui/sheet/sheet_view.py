@@ -36,7 +36,10 @@ class Column(QScrollArea):
     ``heightForWidth`` at the current width instead.
     """
 
-    def __init__(self, widgets: list[QWidget], widest: int, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, widgets: list[QWidget], widest: int, parent: QWidget | None = None, *, stretch: bool = True
+    ) -> None:
+        """``stretch``: empty space after the panels (else the last panel takes it)."""
         super().__init__(parent)
         self._fitting = False
         inner = QWidget()
@@ -45,7 +48,8 @@ class Column(QScrollArea):
         layout.setContentsMargins(4, 4, 4, 4)
         for widget in widgets:
             layout.addWidget(widget)
-        layout.addStretch(1)
+        if stretch:
+            layout.addStretch(1)
         self.setWidgetResizable(True)
         self.setFrameShape(QFrame.Shape.NoFrame)
         # QScrollArea watches its widget through its own event filter (``eventFilter`` below).
@@ -139,7 +143,8 @@ class SheetView(QWidget):
         self.splitter.addWidget(Column([w for w in middle if w is not None], widest=490))
         right = QSplitter(Qt.Orientation.Vertical)
         right.setChildrenCollapsible(False)
-        right.addWidget(self.conditions)
+        # The states scroll when a ladder's text and the list need more height than the column has.
+        right.addWidget(Column([self.conditions], widest=420, stretch=False))
         right.addWidget(self.journal)
         right.setSizes([420, 300])
         self.splitter.addWidget(right)
