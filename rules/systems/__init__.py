@@ -40,6 +40,13 @@ class System:
     demo: Mapping[str, Any] = field(default_factory=dict)
     # Describes the system for the UI, from its rule table.
     info: Callable[[Any], SystemInfo] | None = None
+    # Problems of a sheet under a rule table that pydantic alone cannot see (ids of the table, the exact
+    # maximum, fields that contradict each other): (sheet, table) -> [(location, French text)]. The facade
+    # runs it when a sheet is read or made and after every ``Edit``.
+    check: Callable[[Any, Any], list[tuple[tuple[str | int, ...], str]]] | None = None
+    # The journal line of an ``Edit`` that changed a field: (field, before, after, table) -> French line
+    # with the sheet's own labels (default: the shared ``FIELD_LABELS``).
+    edit_line: Callable[[str, Any, Any, Any], str] | None = None
 
     def ruleset(self) -> Any:
         """The shipped rule table (validated once, then cached)."""

@@ -82,7 +82,7 @@ def test_bad_new_sheet_fields_give_french_lines() -> None:
     lines = err.value.lines
     assert any("« niveau » : doit être supérieur ou égal à 1" in line for line in lines)
     assert any("« maximum » : doit être supérieur ou égal à 1" in line for line in lines)
-    assert any("récupération" in line and "l'une des valeurs" in line for line in lines)
+    assert any("« récupération » : récupération inconnue (attendu : aucune, stabilisation" in line for line in lines)
     assert any("couleur" in line and "n'est pas un champ connu" in line for line in lines)
     assert err.value.reason.startswith("Fiche invalide")
 
@@ -151,7 +151,7 @@ def test_edit_journal_in_french_and_con_pv_follow() -> None:
     s = rules.new_sheet("d20", level=2, constitution=12, base_maximum=20)
     out = rules.apply(s, rules.Edit(changes={"fortitude": 3, "constitution_damage": 2}))
     log = "\n".join(out.log)
-    assert "Vigueur : 0 → 3." in log
+    assert "Vigueur (bonus au jet) : 0 → 3." in log
     assert "Affaiblissement de Constitution : 0 → 2." in log
     assert out.sheet.current == 18  # +1 → +0 modifier, 2 levels
     assert rules.derive(out.sheet).maximum == 18

@@ -39,6 +39,7 @@ from rules.systems.d20.actions import (
     SetConstitutionBonus,
     StrenuousAction,
 )
+from rules.systems.d20.check import check_sheet, edit_line
 from rules.systems.d20.derive import derive
 from rules.systems.d20.describe import info
 from rules.systems.d20.handlers import (
@@ -107,6 +108,8 @@ SYSTEM = register(
         derive=derive,
         info=info,
         after_edit=after_edit,
+        check=check_sheet,
+        edit_line=edit_line,
         # A demo caught mid-fight: burnt hand, temporary PV up, staggered by nonlethal blows, CON raised.
         demo={
             "name": "Aldric de Valombre",

@@ -15,7 +15,7 @@ from rules.actions import (
     SetCondition,
     Stabilise,
 )
-from rules.errors import FIELD_LABELS, Refused
+from rules.errors import Refused
 from rules.labels import ABILITIES, ABILITY_LABELS
 from rules.model import (
     MAX_POINTS,
@@ -51,7 +51,16 @@ from rules.systems.d20.derive import (
     resurrection_dd,
     state_id,
 )
-from rules.systems.d20.sheet import MAX_COUNT, MAX_SCORE, MAX_WOUND_ID, MAX_WOUNDS, D20Sheet, LocalWound, _points
+from rules.systems.d20.sheet import (
+    MAX_COUNT,
+    MAX_SCORE,
+    MAX_WOUND_ID,
+    MAX_WOUNDS,
+    SHEET_LABELS,
+    D20Sheet,
+    LocalWound,
+    _points,
+)
 from rules.systems.d20.table import STATE_IDS, D20Rules, Procedure
 
 BYPASS: tuple[Procedure, ...] = ("resurrection_supreme", "souhait")
@@ -62,8 +71,9 @@ def _name(sheet: D20Sheet) -> str:
 
 
 def _alive(sheet: D20Sheet, rs: D20Rules, what: str) -> None:
+    # Worded without gender: the sheet does not say how to refer to the character (« Brenna meurt »).
     if is_dead(sheet, rs):
-        raise Refused(f"{_name(sheet)} est mort : {what} impossible.")
+        raise Refused(f"{_name(sheet)} a perdu la vie : {what} impossible.")
 
 
 def _hours(rs: D20Rules, count: int) -> int:
@@ -128,12 +138,16 @@ def _settle(before: D20Sheet, sheet: D20Sheet, rs: D20Rules, ctx: Context) -> D2
     """Make the sheet coherent after a change and say in the journal what its state became."""
     unchanged = before is sheet
     changes: dict[str, Any] = {}
-    if sheet.dead:
-        return sheet
     top = maximum(sheet, rs)
     if sheet.current > top:
+        # « Quelle que soit la méthode utilisée, il est impossible de dépasser son maximum » — the dead too
+        # (a lower maximum by an edit or a lower Constitution).
         ctx.say(f"PV ramenés au maximum : {fmt_int(sheet.current)} → {top}.")
         changes["current"] = top
+    if sheet.temporary == 0 and sheet.temporary_noted is not None:
+        changes["temporary_noted"] = None
+    if sheet.dead:
+        return evolve(sheet, **changes) if changes else sheet
     if sheet.current >= rs.thresholds.disabled_at and (sheet.recovery or sheet.recovery_roll_at is not None):
         # « S'il remonte à 1 point de vie ou plus … comme s'il n'avait jamais été mourant » (and at 0:
         # « il reprend conscience mais est hors de combat »): the stabilisation story is over.
@@ -168,8 +182,6 @@ def _settle(before: D20Sheet, sheet: D20Sheet, rs: D20Rules, ctx: Context) -> D2
         changes["nonlethal_heal_at"] = None
     if sheet.temporary > 0 and sheet.temporary_noted is None:
         changes["temporary_noted"] = sheet.current
-    elif sheet.temporary == 0 and sheet.temporary_noted is not None:
-        changes["temporary_noted"] = None
     if changes:
         sheet = evolve(sheet, **changes)
     if state1 != state0:
@@ -272,7 +284,7 @@ def _heal_pv(
         # The healing is real: the value the PV fall back to when the temporary PV go includes it (T4).
         changes["temporary_noted"] = new_current
     removes = rs.nonlethal.rest_removes if rest else (magical or rs.nonlethal.healing_removes == "any")
-    if removes and sheet.nonlethal:
+    if removes and sheet.nonlethal and amount > 0:
         # « Les sorts permettant de récupérer des points de vie font également disparaître un nombre égal
         #   de points de dégâts non-létaux »
         removed = min(sheet.nonlethal, amount)
@@ -283,17 +295,22 @@ def _heal_pv(
             if magical and gained >= rs.dying.heal_spell_min:
                 # « Si un sort de guérison lui rend ne serait-ce qu'un point de vie, il cesse de perdre des
                 #   points de vie et son état se stabilise. »
-                ctx.say("Le sort de guérison le stabilise : il ne perd plus de PV (récupération avec assistance).")
+                ctx.say("Le sort de guérison stabilise son état : plus de perte de PV (récupération avec assistance).")
                 changes["recovery"] = "assisted"
                 changes["recovery_roll_at"] = None
                 ctx.event("stabilised")
+            elif magical:
+                ctx.say(
+                    f"Un sort qui ne rend aucun PV ne stabilise pas (au moins "
+                    f"{plural(rs.dying.heal_spell_min, 'PV')} nécessaire) : l'état reste Mourant."
+                )
             else:
-                ctx.say("Des soins non magiques ne stabilisent pas : toujours mourant.")
+                ctx.say("Des soins non magiques ne stabilisent pas : l'état reste Mourant.")
         elif sheet.recovery in ("alone", "alone_awake"):
-            # Someone now tends him (the healer's intervention of « Récupération avec assistance »).
+            # Someone now tends the character (the healer's intervention of « Récupération avec assistance »).
             changes["recovery"] = "assisted" if sheet.recovery == "alone" else "awake"
             changes["recovery_roll_at"] = None
-            ctx.say("Soigné, il n'est plus seul : récupération avec assistance.")
+            ctx.say("Des soins arrivent : la récupération se fait désormais avec assistance.")
     new = evolve(sheet, **changes)
     if new.wounds:
         full = rs.local_wounds.heal_at_full and new_current >= top and sheet.current < top
@@ -307,7 +324,7 @@ def _heal_pv(
 
 def _check_part(part: str, rs: D20Rules) -> None:
     if part not in rs.body_parts:
-        known = ", ".join(rs.body_parts)
+        known = ", ".join(rs.body_parts.values())
         raise Refused(f"Partie du corps inconnue : « {part} » (attendu : {known}).")
 
 
@@ -339,7 +356,7 @@ def damage(sheet: D20Sheet, action: Damage, ctx: Context) -> D20Sheet:
     if action.body_part is not None:
         _check_part(action.body_part, rs)
     if is_dead(sheet, rs):
-        ctx.say(f"{_name(sheet)} est déjà mort : dégâts sans effet.")
+        ctx.say(f"{_name(sheet)} a déjà perdu la vie : dégâts sans effet.")
         return sheet
     dealt = 0
     for _ in range(action.hits):
@@ -370,7 +387,7 @@ def damage(sheet: D20Sheet, action: Damage, ctx: Context) -> D20Sheet:
 def _take_lethal(sheet: D20Sheet, amount: int, rs: D20Rules, ctx: Context) -> tuple[D20Sheet, int]:
     sheet, real = _lose(sheet, amount, rs, ctx, "Dégâts")
     if real > 0 and sheet.recovery and rs.dying.damage_breaks_stability:
-        ctx.say("Les nouveaux dégâts rouvrent ses blessures : il n'est plus stabilisé.")
+        ctx.say("Les nouveaux dégâts rouvrent ses blessures : fin de la stabilisation.")
         sheet = evolve(sheet, recovery="", recovery_roll_at=None)
     return sheet, real
 
@@ -401,7 +418,7 @@ def _massive_damage(sheet: D20Sheet, amount: int, rs: D20Rules, ctx: Context) ->
 @_settled
 def heal(sheet: D20Sheet, action: Heal, ctx: Context) -> D20Sheet:
     rs: D20Rules = ctx.ruleset
-    _alive(sheet, rs, "regagner des points de vie (seule une résurrection le ramène)")
+    _alive(sheet, rs, "regagner des points de vie (seule une résurrection ramène à la vie)")
     roll = ctx.amount(action.amount, "Soins")
     if roll.total < 0:
         raise Refused(f"Des soins négatifs ({roll.total}) n'ont pas de sens : utilisez Dégâts.")
@@ -460,10 +477,11 @@ def set_condition(sheet: D20Sheet, action: SetCondition, ctx: Context) -> D20She
     cid = action.condition
     rule = rs.conditions.get(cid)
     if rule is None:
-        raise Refused(f"État inconnu : « {cid} ».")
+        known = ", ".join(r.label for r in rs.conditions.values() if r.settable)
+        raise Refused(f"État inconnu : « {cid} » (états à poser : {known}).")
     if action.active:
         if not rule.settable:
-            raise Refused(f"{rule.label} découle des points de vie : il ne se pose pas à la main.")
+            raise Refused(f"L'état {rule.label} découle des points de vie : on ne le pose pas à la main.")
         if cid in sheet.conditions:
             ctx.say(f"{rule.label} : déjà en place.")
             return sheet
@@ -473,7 +491,7 @@ def set_condition(sheet: D20Sheet, action: SetCondition, ctx: Context) -> D20She
     if cid not in sheet.conditions:
         why = effective_conditions(sheet, rs).get(cid)
         if why:
-            raise Refused(f"{rule.label} {why} : il ne se retire pas à la main.")
+            raise Refused(f"L'état {rule.label} {why} : on ne le retire pas à la main.")
         ctx.say(f"{rule.label} : n'était pas en place.")
         return sheet
     ctx.say(f"État {rule.label} retiré.")
@@ -496,9 +514,9 @@ def stabilise(sheet: D20Sheet, action: Stabilise, ctx: Context) -> D20Sheet:
     rs: D20Rules = ctx.ruleset
     _alive(sheet, rs, "stabiliser")
     if pv_total(sheet, rs) >= rs.thresholds.disabled_at:
-        raise Refused(f"{_name(sheet)} n'est pas mourant (PV à 0 ou plus) : rien à stabiliser.")
+        raise Refused(f"{_name(sheet)} n'est pas à l'agonie (PV à 0 ou plus) : rien à stabiliser.")
     if sheet.recovery in ("assisted", "awake"):
-        raise Refused(f"{_name(sheet)} est déjà stabilisé, avec assistance.")
+        raise Refused(f"L'état de {_name(sheet)} est déjà stabilisé, avec assistance.")
     if action.method == "first_aid":
         # « Un test de Premiers secours de DD 15 réussi permet de stabiliser l'état d'un personnage mourant »
         if not _check(ctx, "Premiers secours", action.modifier, rs.dying.first_aid_dd):
@@ -507,13 +525,13 @@ def stabilise(sheet: D20Sheet, action: Stabilise, ctx: Context) -> D20Sheet:
         raise Refused(f"Méthode de stabilisation inconnue : « {action.method} » (premiers secours ou magie).")
     if sheet.recovery == "":
         ctx.say(
-            f"Stabilisé avec assistance : ne perd plus de PV ; 1d100 dans "
+            f"Stabilisation avec assistance : plus de perte de PV ; 1d100 dans "
             f"{plural(rs.recovery.assisted_first_roll_hours, 'heure')} pour reprendre connaissance "
             f"({rs.recovery.assisted_wake_chance} %)."
         )
         ctx.event("stabilised")
         return evolve(sheet, recovery="assisted", recovery_roll_at=None, dying_roll_at=None)
-    ctx.say("Un soigneur veille désormais sur lui : récupération avec assistance.")
+    ctx.say(f"Un soigneur veille désormais sur {_name(sheet)} : récupération avec assistance.")
     return evolve(sheet, recovery="assisted" if sheet.recovery == "alone" else "awake", recovery_roll_at=None)
 
 
@@ -528,7 +546,7 @@ def strenuous_action(sheet: D20Sheet, action: StrenuousAction, ctx: Context) -> 
     if state in ("en_forme", "chancelant"):
         raise Refused(f"{_name(sheet)} n'est pas hors de combat : une action simple ne lui coûte pas de PV.")
     if state != "hors_de_combat":
-        raise Refused(f"{_name(sheet)} est {rs.health_states[state].label.lower()} : il ne peut plus rien faire.")
+        raise Refused(f"{_name(sheet)} : état {rs.health_states[state].label}, plus aucune action possible.")
     healed = 0
     roll = ctx.amount(action.healing, "Soins de l'action")
     if roll.total < 0:
@@ -597,7 +615,7 @@ def restore_ability(sheet: D20Sheet, action: RestoreAbility, ctx: Context) -> D2
     field = f"{action.ability}_{'drain' if action.drain else 'damage'}"
     old_value: int = getattr(sheet, field)
     if old_value == 0:
-        raise Refused(f"Aucun point à restaurer ({FIELD_LABELS.get(field, field)} à 0).")
+        raise Refused(f"Aucun point à restaurer ({SHEET_LABELS[field]} à 0).")
     new_value = max(0, old_value - action.points)
     label = ABILITY_LABELS[action.ability]
     new = evolve(sheet, **{field: new_value})
@@ -656,7 +674,7 @@ def resurrection(sheet: D20Sheet, action: Resurrection, ctx: Context) -> D20Shee
     rr = rs.resurrection
     name = _name(sheet)
     if not is_dead(sheet, rs):
-        raise Refused(f"{name} n'est pas mort : pas de résurrection.")
+        raise Refused(f"{name} est en vie : pas de résurrection.")
     label = rr.procedures[action.procedure]
     contributed = len(action.contributions) + action.contribution_successes + action.contribution_failures
     if action.procedure in BYPASS:
@@ -671,7 +689,7 @@ def resurrection(sheet: D20Sheet, action: Resurrection, ctx: Context) -> D20Shee
     if sheet.soul_lost:
         raise Refused(
             f"L'âme de {name} est perdue après un rituel raté : seuls Résurrection suprême ou Souhait peuvent "
-            "encore le ramener."
+            "encore ramener ce personnage."
         )
     if not action.consents:
         raise Refused("L'âme refuse de revenir : rien ne change.")
@@ -720,6 +738,24 @@ def resurrection(sheet: D20Sheet, action: Resurrection, ctx: Context) -> D20Shee
 
 
 def after_edit(old: D20Sheet, new: D20Sheet, rs: D20Rules, ctx: Context) -> D20Sheet:
-    """After a validated ``Edit``: the Constitution's PV, the maximum, and the states follow."""
+    """After a validated ``Edit``: the Constitution's PV, the maximum, and the states follow.
+
+    PV typed above the maximum are refused; a lower maximum (PV maximum, level, Constitution) brings the
+    PV down with it and the journal says so, as an action would (docs/rules-notes.md T13).
+    """
+    if new.clock != old.clock:
+        raise Refused(
+            "L'horloge de la fiche ne se modifie pas à la main : faites passer le temps (« Le temps passe »)."
+        )
+    typed = new.current != old.current
     new = _con_changed(old, new, rs, ctx)
+    top = maximum(new, rs)
+    if typed and new.current > top:
+        raise Refused(f"Les PV ({fmt_int(new.current)}) ne peuvent pas dépasser le maximum ({top}).")
+    if new.dead and not old.dead:
+        # A death written by hand: what only the living have stops, as in ``_die``.
+        new = evolve(new, recovery="", dying_roll_at=None, recovery_roll_at=None, nonlethal_heal_at=None)
+    elif old.dead and not new.dead:
+        # Brought back by hand (a GM's correction): the story of the death goes with it.
+        new = evolve(new, death_cause="", soul_lost=False, quick_blocked=False)
     return _settle(old, new, rs, ctx)

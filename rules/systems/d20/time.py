@@ -27,7 +27,7 @@ from rules.systems.d20.handlers import (
     _settle,
     _settled_inside,
 )
-from rules.systems.d20.sheet import D20Sheet
+from rules.systems.d20.sheet import MAX_CLOCK, D20Sheet
 from rules.systems.d20.table import D20Rules
 
 EVENT_CAP = 200_000  # timed events processed in one action at most (dying and recovery end long before)
@@ -38,7 +38,7 @@ def _dying_roll(sheet: D20Sheet, rs: D20Rules, ctx: Context, number: int) -> D20
     de se stabiliser, et s'il ne réussit pas, il perd 1 point de vie. »"""
     ok, shown = _percent_roll(ctx, rs.dying.stabilise_chance, "Jet du mourant")
     if ok:
-        ctx.say(f"Round {number} : {shown} — se stabilise seul, sans assistance.")
+        ctx.say(f"Round {number} : {shown} — stabilisation sans assistance.")
         ctx.event("stabilised")
         return evolve(sheet, recovery="alone", recovery_roll_at=None, dying_roll_at=None)
     ctx.say(f"Round {number} : {shown} — s'enfonce.")
@@ -57,26 +57,26 @@ def _recovery_roll(sheet: D20Sheet, rs: D20Rules, ctx: Context) -> D20Sheet:
         #   toutes les heures. »
         ok, shown = _percent_roll(ctx, rec.assisted_wake_chance, "Reprendre connaissance (avec assistance)")
         if ok:
-            ctx.say(f"Reprendre connaissance : {shown} — se réveille, hors de combat.")
+            ctx.say(f"Reprendre connaissance : {shown} — réveil, hors de combat.")
             return evolve(sheet, recovery="awake", recovery_roll_at=None)
-        ctx.say(f"Reprendre connaissance : {shown} — reste inconscient.")
+        ctx.say(f"Reprendre connaissance : {shown} — pas de réveil.")
         return evolve(sheet, recovery_roll_at=sheet.clock + _hours(rs, rec.assisted_interval_hours))
     if sheet.recovery == "alone":
         # « Chaque heure, il a 10 % de chances de reprendre connaissance. Chaque fois qu'il rate ce jet, il
         #   perd 1 point de vie »
-        ok, shown = _percent_roll(ctx, rec.alone_wake_chance, "Reprendre connaissance (seul)")
+        ok, shown = _percent_roll(ctx, rec.alone_wake_chance, "Reprendre connaissance (sans assistance)")
         if ok:
-            ctx.say(f"Reprendre connaissance : {shown} — se réveille, seul et hors de combat.")
+            ctx.say(f"Reprendre connaissance : {shown} — réveil sans assistance, hors de combat.")
             return evolve(sheet, recovery="alone_awake", recovery_roll_at=None)
-        ctx.say(f"Reprendre connaissance : {shown} — reste inconscient.")
-        sheet, _ = _lose(sheet, rec.alone_loss, rs, ctx, "Seul, ses blessures saignent")
+        ctx.say(f"Reprendre connaissance : {shown} — pas de réveil.")
+        sheet, _ = _lose(sheet, rec.alone_loss, rs, ctx, "Sans assistance, ses blessures saignent")
         return evolve(sheet, recovery_roll_at=sheet.clock + _hours(rs, rec.alone_interval_hours))
     if sheet.recovery == "alone_awake":
         # « Chaque jour … 10 % de chances de commencer à récupérer des points de vie normalement. En cas
         #   d'échec, il rechute et perd 1 point de vie. »
-        ok, shown = _percent_roll(ctx, rec.alone_daily_chance, "Commencer à récupérer (seul)")
+        ok, shown = _percent_roll(ctx, rec.alone_daily_chance, "Commencer à récupérer (sans assistance)")
         if ok:
-            ctx.say(f"Commencer à récupérer : {shown} — récupère désormais normalement, ne perd plus de PV.")
+            ctx.say(f"Commencer à récupérer : {shown} — la guérison commence au rythme habituel, plus de perte de PV.")
             return evolve(sheet, recovery="awake", recovery_roll_at=None)
         ctx.say(f"Commencer à récupérer : {shown} — rechute.")
         sheet, _ = _lose(sheet, rec.alone_daily_loss, rs, ctx, "Rechute")
@@ -106,11 +106,18 @@ def _nonlethal_recovery(sheet: D20Sheet, limit: int, rs: D20Rules, ctx: Context)
     return evolve(sheet, clock=max(sheet.clock, last), nonlethal=left, nonlethal_heal_at=last + hour if left else None)
 
 
+def _check_clock(end: int) -> None:
+    if end > MAX_CLOCK:
+        years = f"{MAX_CLOCK // 31_557_600:,}".replace(",", "\u202f")
+        raise Refused(f"Le temps de la fiche ne peut pas dépasser {years} ans : ce temps ne passe pas.")
+
+
 def _pass_time(sheet: D20Sheet, seconds: int, rs: D20Rules, ctx: Context) -> D20Sheet:
     """Let ``seconds`` pass: the dying rolls each round, the recovery rolls each hour or day, and the
     hourly recovery of nonlethal damage, in the order they fall due."""
     start = sheet.clock
     end = start + seconds
+    _check_clock(end)
     sheet = _settle(sheet, sheet, rs, ctx)
     round_s = rs.time_units["round"]
     events = 0
@@ -159,19 +166,44 @@ def _heal_abilities(sheet: D20Sheet, points: int, rs: D20Rules, ctx: Context) ->
 
 
 def _rest(
-    sheet: D20Sheet, rs: D20Rules, ctx: Context, *, full_day: bool, hours: int, interrupted: bool, explicit: bool
+    sheet: D20Sheet,
+    rs: D20Rules,
+    ctx: Context,
+    *,
+    full_day: bool,
+    hours: int,
+    interrupted: bool,
+    explicit: bool,
+    counts_after: int | None = None,
 ) -> D20Sheet:
-    """A night of rest (« 8 heures de sommeil ou plus ») or a full day in bed."""
-    label = "Journée complète de repos" if full_day else "Nuit de repos"
+    """A night of rest (« 8 heures de sommeil ou plus »), a full day in bed, or a day ending with its night.
+
+    The healing counts ``counts_after`` hours after the start (the end of the sleep or of the day in bed;
+    the whole ``hours`` when not given) and only once a day (T14): an explicit rest too soon after the last
+    healing one is refused, a day of ``AdvanceTime`` then passes without healing.
+    """
+    if full_day:
+        label = "Journée complète de repos"
+    elif explicit:
+        label = "Nuit de repos"
+    else:
+        label = "Jour avec sa nuit de repos"
     state = state_id(sheet, rs)
     if state == "mourant":
         if explicit:
             raise Refused(
-                f"{_name(sheet)} est mourant : il ne se repose pas. Stabilisez-le d'abord "
+                f"{_name(sheet)} est à l'agonie : pas de repos possible. Stabilisez d'abord son état "
                 f"(premiers secours DD {rs.dying.first_aid_dd}, sort de guérison)."
             )
-        ctx.say(f"{label} : {_name(sheet)} est mourant, ce n'est pas un repos ; le temps passe.")
+        ctx.say(f"{label} : {_name(sheet)} est à l'agonie, ce n'est pas un repos ; le temps passe.")
         return _pass_time(sheet, _hours(rs, hours), rs, ctx)
+    counts_at = sheet.clock + _hours(rs, hours if counts_after is None else counts_after)
+    wait = _rest_wait(sheet, counts_at, rs)
+    if wait and explicit:
+        raise Refused(
+            f"{label} : une seule guérison naturelle par période de {rs.healing.rest_interval_hours} h ; "
+            f"ce repos pourra guérir en commençant dans {_hours_text(rs, wait)} (faites passer le temps d'ici là)."
+        )
     ctx.say(f"{label} ({hours} h).")
     sheet = _pass_time(sheet, _hours(rs, hours), rs, ctx)
     if sheet.dead:
@@ -180,18 +212,38 @@ def _rest(
         # « Toute interruption conséquente durant ce repos empêche toute récupération pour cette nuit. »
         ctx.say("Repos interrompu : aucune récupération.")
         return sheet
+    if wait:
+        ctx.say(
+            f"Pas de guérison naturelle ce jour-là : la précédente date de moins de "
+            f"{rs.healing.rest_interval_hours} h (une seule par jour)."
+        )
+        return sheet
     if sheet.recovery in ("alone", "alone_awake"):
         # « il ne récupère pas de points de vie normalement »
-        ctx.say("Seul et sans soins, il ne récupère ni PV ni caractéristique tant qu'il n'a pas commencé à guérir.")
+        ctx.say(
+            "Sans assistance ni soins : ni PV ni caractéristique ne reviennent tant que la guérison n'a pas commencé."
+        )
         return sheet
-    rested = sheet
+    rested = evolve(sheet, last_rest_at=counts_at)
     per = rs.healing.full_day_per_level if full_day else rs.healing.night_per_level
     gain = per * sheet.level
     what = f"Guérison naturelle ({per} × niveau {sheet.level} = {gain})"
-    sheet, _ = _heal_pv(sheet, gain, rs, ctx, what=what, magical=False, rest=True)
+    sheet, _ = _heal_pv(rested, gain, rs, ctx, what=what, magical=False, rest=True)
     points = rs.healing.ability_per_full_day if full_day else rs.healing.ability_per_night
     sheet = _heal_abilities(sheet, points, rs, ctx)
     return _settle(rested, sheet, rs, ctx)
+
+
+def _rest_wait(sheet: D20Sheet, counts_at: int, rs: D20Rules) -> int:
+    """Seconds until a rest counting at ``counts_at`` could heal (0: it heals): one a day (T14)."""
+    if sheet.last_rest_at is None:
+        return 0
+    return max(0, sheet.last_rest_at + _hours(rs, rs.healing.rest_interval_hours) - counts_at)
+
+
+def _hours_text(rs: D20Rules, seconds: int) -> str:
+    hour = rs.time_units["hour"]
+    return plural(-(-seconds // hour), "heure")
 
 
 @_settled_inside
@@ -201,7 +253,16 @@ def long_rest(sheet: D20Sheet, action: LongRest, ctx: Context) -> D20Sheet:
     _alive(sheet, rs, "se reposer")
     if action.hours < rs.healing.night_hours:
         raise Refused(f"Une nuit de repos dure au moins {plural(rs.healing.night_hours, 'heure')} de sommeil.")
-    return _rest(sheet, rs, ctx, full_day=False, hours=action.hours, interrupted=action.interrupted, explicit=True)
+    return _rest(
+        sheet,
+        rs,
+        ctx,
+        full_day=False,
+        hours=action.hours,
+        interrupted=action.interrupted,
+        explicit=True,
+        counts_after=rs.healing.night_hours,
+    )
 
 
 @_settled_inside
@@ -238,12 +299,20 @@ def _plain_healing(sheet: D20Sheet, rs: D20Rules) -> bool:
 
 
 def _rest_many(sheet: D20Sheet, rs: D20Rules, ctx: Context, *, full_day: bool, count: int, seconds: int) -> D20Sheet:
-    """``count`` rests in a row that only heal PV: worked out at once (a GM may pass a season)."""
+    """``count`` rests in a row that only heal PV: worked out at once (a GM may pass a season).
+
+    Only for days at least as long as the interval between healings, the first of which may heal."""
     per = rs.healing.full_day_per_level if full_day else rs.healing.night_per_level
-    label = "journées complètes de repos" if full_day else "nuits de repos"
+    label = (
+        plural(count, "journée complète de repos", "journées complètes de repos")
+        if full_day
+        else plural(count, "jour avec sa nuit de repos", "jours avec leur nuit de repos")
+    )
     before = sheet
-    sheet = evolve(sheet, clock=sheet.clock + count * seconds)
-    what = f"{count} {label}, guérison naturelle ({per} × niveau {sheet.level} chacune)"
+    end = sheet.clock + count * seconds
+    _check_clock(end)
+    sheet = evolve(sheet, clock=end, last_rest_at=end)
+    what = f"{label}, guérison naturelle ({per} × niveau {sheet.level} chacune)"
     sheet, _ = _heal_pv(sheet, count * per * sheet.level, rs, ctx, what=what, magical=False, rest=True)
     return _settle(before, sheet, rs, ctx)
 
@@ -252,7 +321,7 @@ def _rest_many(sheet: D20Sheet, rs: D20Rules, ctx: Context, *, full_day: bool, c
 def advance_time(sheet: D20Sheet, action: AdvanceTime, ctx: Context) -> D20Sheet:
     rs: D20Rules = ctx.ruleset
     if action.unit not in rs.time_units:
-        units = ", ".join(rs.time_units)
+        units = ", ".join(rs.time_labels.get(u, u) for u in rs.time_units)
         raise Refused(f"Unité de temps inconnue : « {action.unit} » (attendu : {units}).")
     label = rs.time_labels.get(action.unit, action.unit)
     unit_s = rs.time_units[action.unit]
@@ -264,7 +333,10 @@ def advance_time(sheet: D20Sheet, action: AdvanceTime, ctx: Context) -> D20Sheet
         for done in range(action.count):
             if sheet.dead or _nothing_pending(sheet, rs):
                 break
-            if _plain_healing(sheet, rs):
+            batch = unit_s >= _hours(rs, rs.healing.rest_interval_hours) and not _rest_wait(
+                sheet, sheet.clock + unit_s, rs
+            )
+            if batch and _plain_healing(sheet, rs):
                 sheet = _rest_many(sheet, rs, ctx, full_day=full_day, count=action.count - done, seconds=unit_s)
                 break
             sheet = _rest(sheet, rs, ctx, full_day=full_day, hours=hours, interrupted=False, explicit=False)
