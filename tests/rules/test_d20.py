@@ -169,8 +169,11 @@ def test_dying_rolls_d100_from_the_round_after_the_fall() -> None:
     moins. Il a 10% de chances de se stabiliser, et s'il ne réussit pas, il perd 1 point de vie. »"""
     s = dying(-2)
     assert s.current == -2  # nothing rolled in the round of the fall
-    out = run(s, rules.AdvanceTime(unit="round", count=1, rolls=(11,)))
+    fall_round = run(s, rules.AdvanceTime(unit="round", count=1))
+    assert fall_round.sheet.current == -2 and not fall_round.rolls  # the round of the fall ends: no roll yet
+    out = run(fall_round.sheet, rules.AdvanceTime(unit="round", count=1, rolls=(11,)))
     assert out.sheet.current == -3
+    assert "Round 1 : 1d100 = 11 (valeur donnée) > 10 — s'enfonce." in text(out)
     assert state(out.sheet) == "mourant"
     out = run(out.sheet, rules.AdvanceTime(unit="round", count=1, rolls=(10,)))
     assert out.sheet.current == -3
@@ -320,7 +323,7 @@ def test_recovery_alone_hourly_wake_or_lose_one() -> None:
     """« Un personnage dont l'état se stabilise sans assistance … continue de perdre des points de vie, mais
     moins rapidement. Chaque heure, il a 10 % de chances de reprendre connaissance. Chaque fois qu'il rate ce
     jet, il perd 1 point de vie (il ne récupère pas de points de vie normalement). »"""
-    s = run(dying(-2), rules.AdvanceTime(unit="round", rolls=(1,))).sheet
+    s = run(dying(-2), rules.AdvanceTime(unit="round", count=2, rolls=(1,))).sheet
     assert s.recovery == "alone"
     out = run(s, rules.AdvanceTime(unit="hour", count=3, rolls=(50, 50, 7)))
     assert out.sheet.current == -4

@@ -216,6 +216,6 @@ def test_unknown_time_unit_and_missing_dice_refused() -> None:
         rules.apply(rules.new_sheet("d20"), rules.AdvanceTime(unit="segment"))
     s = rules.apply(rules.new_sheet("d20", current=0), rules.StrenuousAction()).sheet
     with pytest.raises(rules.NeedsRoll, match="1d100"):
-        rules.apply(s, rules.AdvanceTime(unit="round"))
+        rules.apply(s, rules.AdvanceTime(unit="round", count=2))
     with pytest.raises(rules.Refused, match="impossible sur 1d100"):
-        rules.apply(s, rules.AdvanceTime(unit="round", rolls=(101,)))
+        rules.apply(s, rules.AdvanceTime(unit="round", count=2, rolls=(101,)))

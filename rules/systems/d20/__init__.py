@@ -20,12 +20,14 @@ from rules.actions import (
     AdvanceTime,
     ClearConditions,
     Damage,
+    EndRound,
     GainTemporary,
     Heal,
     LongRest,
     LoseTemporary,
     SetCondition,
     Stabilise,
+    StartTurn,
 )
 from rules.systems import System, register
 from rules.systems.d20.actions import (
@@ -61,7 +63,7 @@ from rules.systems.d20.handlers import (
 )
 from rules.systems.d20.sheet import SYSTEM_ID, D20Sheet, LocalWound
 from rules.systems.d20.table import D20Rules
-from rules.systems.d20.time import advance_time, full_day_rest, long_rest
+from rules.systems.d20.time import advance_time, end_round, full_day_rest, long_rest, start_turn
 
 __all__ = [
     "SYSTEM",
@@ -97,6 +99,8 @@ SYSTEM = register(
             LongRest: long_rest,
             FullDayRest: full_day_rest,
             AdvanceTime: advance_time,
+            StartTurn: start_turn,
+            EndRound: end_round,
             StrenuousAction: strenuous_action,
             SetConstitutionBonus: set_constitution_bonus,
             AddLocalWound: add_local_wound,

@@ -165,7 +165,7 @@ def info(rs: D20Rules) -> SystemInfo:
             "ability_actions": (AbilityDamage, RestoreAbility),
             "strenuous_action": StrenuousAction,
             "resurrection_action": Resurrection,
-            # The dying character's d100 comes with each round: ``AdvanceTime(unit="round")``.
+            # The dying character's d100 comes at its turn (``StartTurn``), or with each round passed.
             "turn_unit": "round",
         },
     )

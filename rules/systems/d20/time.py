@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from rules.actions import (
     AdvanceTime,
+    EndRound,
     LongRest,
+    StartTurn,
 )
 from rules.errors import Refused
 from rules.labels import ABILITIES, ABILITY_LABELS
@@ -33,17 +35,21 @@ from rules.systems.d20.table import D20Rules
 EVENT_CAP = 200_000  # timed events processed in one action at most (dying and recovery end long before)
 
 
-def _dying_roll(sheet: D20Sheet, rs: D20Rules, ctx: Context, number: int) -> D20Sheet:
+def _dying_roll(sheet: D20Sheet, rs: D20Rules, ctx: Context, when: str) -> D20Sheet:
     """« Lors de chacun de ses tours de jeu, un personnage mourant doit lancer 1d100 … Il a 10% de chances
-    de se stabiliser, et s'il ne réussit pas, il perd 1 point de vie. »"""
+    de se stabiliser, et s'il ne réussit pas, il perd 1 point de vie. »
+
+    The roll due at ``dying_roll_at`` (the start of a round: it comes at the creature's turn in that round,
+    T29); the next one falls a round later."""
+    due = sheet.dying_roll_at if sheet.dying_roll_at is not None else sheet.clock
     ok, shown = _percent_roll(ctx, rs.dying.stabilise_chance, "Jet du mourant")
     if ok:
-        ctx.say(f"Round {number} : {shown} — stabilisation sans assistance.")
+        ctx.say(f"{when} : {shown} — stabilisation sans assistance.")
         ctx.event("stabilised")
         return evolve(sheet, recovery="alone", recovery_roll_at=None, dying_roll_at=None)
-    ctx.say(f"Round {number} : {shown} — s'enfonce.")
+    ctx.say(f"{when} : {shown} — s'enfonce.")
     sheet, _ = _lose(sheet, rs.dying.loss_per_round, rs, ctx, "Mourant")
-    return evolve(sheet, dying_roll_at=sheet.clock + rs.time_units["round"])
+    return evolve(sheet, dying_roll_at=due + rs.time_units["round"])
 
 
 def _recovery_roll(sheet: D20Sheet, rs: D20Rules, ctx: Context) -> D20Sheet:
@@ -114,7 +120,11 @@ def _check_clock(end: int) -> None:
 
 def _pass_time(sheet: D20Sheet, seconds: int, rs: D20Rules, ctx: Context) -> D20Sheet:
     """Let ``seconds`` pass: the dying rolls each round, the recovery rolls each hour or day, and the
-    hourly recovery of nonlethal damage, in the order they fall due."""
+    hourly recovery of nonlethal damage, in the order they fall due.
+
+    A dying roll is due at the start of a round and made at the creature's turn in it, so a roll due at
+    the very end is left to the next round (``StartTurn``, or the next advance): after a fall, « Le premier
+    de ces jets a lieu le round suivant sa chute » (T29). Every other timer falls due up to the end."""
     start = sheet.clock
     end = start + seconds
     _check_clock(end)
@@ -129,7 +139,7 @@ def _pass_time(sheet: D20Sheet, seconds: int, rs: D20Rules, ctx: Context) -> D20
             timers.append((sheet.recovery_roll_at, 1))
         if sheet.nonlethal_heal_at is not None:
             timers.append((sheet.nonlethal_heal_at, 2))
-        due = [t for t in timers if t[0] <= end]
+        due = [t for t in timers if t[0] < end or (t[0] == end and t[1] != 0)]
         if not due:
             break
         at, kind = min(due)
@@ -139,7 +149,7 @@ def _pass_time(sheet: D20Sheet, seconds: int, rs: D20Rules, ctx: Context) -> D20
         before = sheet
         sheet = evolve(sheet, clock=max(sheet.clock, at))
         if kind == 0:
-            sheet = _dying_roll(sheet, rs, ctx, (sheet.clock - start) // round_s)
+            sheet = _dying_roll(sheet, rs, ctx, f"Round {(at - start) // round_s + 1}")
         elif kind == 1:
             sheet = _recovery_roll(sheet, rs, ctx)
         else:
@@ -346,3 +356,41 @@ def advance_time(sheet: D20Sheet, action: AdvanceTime, ctx: Context) -> D20Sheet
             sheet = _pass_time(sheet, end - sheet.clock, rs, ctx)
         return sheet
     return _pass_time(sheet, action.count * unit_s, rs, ctx)
+
+
+@_settled_inside
+def start_turn(sheet: D20Sheet, action: StartTurn, ctx: Context) -> D20Sheet:
+    """« Lors de chacun de ses tours de jeu, un personnage mourant doit lancer 1d100 » — the GM table's
+    « Tour suivant »: the dying roll of this round, if due (not in the round of the fall). The clock does not
+    move; ``EndRound`` then passes the round (T29)."""
+    rs: D20Rules = ctx.ruleset
+    if sheet.dead:
+        return sheet
+    clock = sheet.clock
+    limit = clock + rs.time_units["round"]
+    if sheet.dying_roll_at is not None and sheet.dying_roll_at >= limit:
+        wait = _next_roll_words(sheet.dying_roll_at - clock, rs)
+        ctx.say(f"Début du tour : pas de jet du mourant ce round-ci (le prochain {wait}).")
+    events = 0
+    while not sheet.dead and sheet.dying_roll_at is not None and sheet.dying_roll_at < limit:
+        events += 1
+        if events > EVENT_CAP:
+            raise Refused("Trop d'événements à simuler d'un coup : avancez le temps par étapes.")
+        before = sheet
+        sheet = evolve(sheet, clock=max(clock, sheet.dying_roll_at))
+        sheet = _settle(before, _dying_roll(sheet, rs, ctx, "Début du tour"), rs, ctx)
+    return evolve(sheet, clock=clock) if sheet.clock != clock else sheet
+
+
+def _next_roll_words(wait: int, rs: D20Rules) -> str:
+    rounds = -(-wait // rs.time_units["round"])
+    return f"dans {plural(rounds, 'round')}"
+
+
+@_settled_inside
+def end_round(sheet: D20Sheet, action: EndRound, ctx: Context) -> D20Sheet:
+    """The GM table's « Round suivant »: one round passes for this creature, with what its ``StartTurn`` did not
+    already do (a dying roll it did not make, an hourly recovery falling in the round) (T29)."""
+    rs: D20Rules = ctx.ruleset
+    ctx.say("Fin du round.")
+    return _pass_time(sheet, rs.time_units["round"], rs, ctx)
