@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
@@ -219,3 +220,104 @@ def test_unknown_time_unit_and_missing_dice_refused() -> None:
         rules.apply(s, rules.AdvanceTime(unit="round", count=2))
     with pytest.raises(rules.Refused, match="impossible sur 1d100"):
         rules.apply(s, rules.AdvanceTime(unit="round", count=2, rolls=(101,)))
+
+
+# --- What a file may hold (issue 16 items 14 and 16) ----------------------------------------------
+
+
+def data(**fields: object) -> dict[str, object]:
+    base = rules.sheet_to_data(rules.new_sheet("d20", name="Brenna", level=1, base_maximum=39))
+    base.update(fields)
+    return base
+
+
+def test_unknown_ids_from_a_file_are_refused_against_the_table(tmp_path: Path) -> None:
+    """“Unknown ids from a file are accepted: a condition `ljnteur` … load silently” (issue 16 item 14)."""
+    with pytest.raises(rules.SheetError) as err:
+        rules.sheet_from_json(json.dumps(data(conditions=["ljnteur", "mourant"])))
+    assert err.value.lines[0].startswith("« états › n° 1 » : état inconnu « ljnteur » (états à poser : Chancelant")
+    assert (
+        err.value.lines[1]
+        == "« états › n° 2 » : l'état Mourant découle des points de vie : on ne le pose pas à la main"
+    )
+    assert err.value.locations == [("conditions", 0), ("conditions", 1)]
+    tail = data(wounds=[{"id": 1, "body_part": "queue"}])
+    with pytest.raises(rules.SheetError) as err:
+        rules.sheet_from_data(tail)
+    assert err.value.lines[0].startswith("« blessures › n° 1 › partie du corps » : partie du corps inconnue « queue »")
+    assert err.value.locations == [("wounds", 0, "body_part")]
+    # A GM's table that knows the part reads the same file (the check takes the table it is given).
+    house = rules.load_rules_table("d20", broken_copy(tmp_path, 'pieds = "Les deux pieds"', 'queue = "Queue"'))
+    assert rules.sheet_from_data(tail, rules_table=house).wounds[0].body_part == "queue"
+    with pytest.raises(rules.SheetError):
+        rules.new_sheet("d20", conditions=["ljnteur"])
+
+
+def test_pv_above_the_effective_maximum_are_refused_from_a_file_and_by_edit() -> None:
+    """“d20 `current` above the effective maximum is accepted from a file and by `Edit` on a dead character with
+    Constitution damage” (issue 16 item 16): the maximum a file is checked against is the one the rules give."""
+    corpse = data(constitution=3, constitution_damage=3, dead=True, current=39)  # maximum 39 − 1 = 38
+    with pytest.raises(rules.SheetError) as err:
+        rules.sheet_from_json(json.dumps(corpse))
+    assert err.value.lines == ["« points actuels » : les PV (39) dépassent le maximum (38)"]
+    assert err.value.locations == [("current",)]
+    at_max = rules.sheet_from_data({**corpse, "current": 38})
+    with pytest.raises(rules.Refused, match=r"Les PV \(39\) ne peuvent pas dépasser le maximum \(38\)"):
+        rules.apply(at_max, rules.Edit(changes={"current": 39}))
+    healed_con = rules.apply(at_max, rules.Edit(changes={"constitution_damage": 1})).sheet
+    assert (healed_con.current, rules.derive(healed_con).maximum) == (38, 39)  # the dead regain nothing
+    lowered = rules.apply(at_max, rules.Edit(changes={"base_maximum": 30})).sheet
+    assert lowered.current == rules.derive(lowered).maximum == 29
+
+
+@pytest.mark.parametrize(
+    ("fields", "where", "words"),
+    [
+        (
+            {"death_cause": "chute"},
+            ("death_cause",),
+            "une cause de la mort est notée alors que « Mort » n'est pas coché",
+        ),
+        ({"soul_lost": True}, ("soul_lost",), "l'âme est notée perdue"),
+        ({"quick_blocked": True}, ("quick_blocked",), "la résurrection rapide est notée interdite"),
+        ({"recovery": "alone"}, ("recovery",), "une récupération (stabilisation sans assistance"),
+        ({"dead": True, "current": -12, "recovery": "alone"}, ("recovery",), "a perdu la vie"),
+        ({"dead": True, "nonlethal": 3, "nonlethal_heal_at": 3600}, ("nonlethal_heal_at",), "a perdu la vie"),
+        ({"dying_roll_at": 6}, ("dying_roll_at",), "l'état n'est pas Mourant"),
+        ({"recovery_roll_at": 3600}, ("recovery_roll_at",), "sans récupération en cours"),
+        ({"nonlethal_heal_at": 3600}, ("nonlethal_heal_at",), "sans dégâts"),
+        ({"temporary_noted": 5}, ("temporary_noted",), "des PV sont notés sans PV temporaires"),
+        ({"current": -3, "clock": 600, "dying_roll_at": 6}, ("dying_roll_at",), "est avant l'horloge"),
+        ({"last_rest_at": 60}, ("last_rest_at",), "après l'horloge"),
+        ({"clock": 10**13}, ("clock",), "l'horloge dépasse"),
+    ],
+)
+def test_fields_that_contradict_each_other_are_refused(
+    fields: dict[str, object], where: tuple[str, ...], words: str
+) -> None:
+    """“Every stored field has a bound and a cross-field check, the same on load, on edit and after every
+    action” (issue 16 item 16): each contradiction is refused from a file, in French, where it sits."""
+    with pytest.raises(rules.SheetError) as err:
+        rules.sheet_from_data(data(**fields))
+    assert where in err.value.locations, err.value.lines
+    assert any(words in line for line in err.value.lines), err.value.lines
+
+
+def test_every_stored_field_is_bounded() -> None:
+    """“Unbounded values: `clock` … accept 10^400 and 4,300 digits” (issue 16 item 16): every number and text of a
+    d20 sheet has a bound, refused in French from a file."""
+    for name in rules.D20Sheet.model_fields:
+        if name == "system":
+            continue
+        shown = rules.sheet_to_data(rules.new_sheet("d20"))[name]
+        if isinstance(shown, bool):
+            continue
+        huge: object = "x" * 30_000 if isinstance(shown, str) else 10**20
+        if isinstance(shown, list):
+            huge = ["x" * 100] * 300
+        if shown is None:
+            huge = 10**20
+        with pytest.raises(rules.SheetError) as err:
+            rules.sheet_from_data(data(**{name: huge}))
+        assert err.value.lines, name
+        assert all("_" not in line for line in err.value.lines), (name, err.value.lines)

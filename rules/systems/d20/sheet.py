@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
@@ -138,7 +138,7 @@ class D20Sheet(SheetBase):
     last_rest_at: int | None = Field(None, ge=0, le=MAX_CLOCK)
     dead: bool = False
     death_cause: str = Field("", max_length=200)
-    conditions: tuple[str, ...] = Field((), max_length=50)
+    conditions: tuple[Annotated[str, Field(max_length=60)], ...] = Field((), max_length=50)
     wounds: tuple[LocalWound, ...] = Field((), max_length=MAX_WOUNDS)
     # The weapon in hand and how it is used (« malus de –4 » when they do not match).
     weapon_lethal: bool = True
