@@ -42,6 +42,9 @@ def dying(current: int = -1, **fields: object) -> rules.D20Sheet:
 
 def test_above_zero_unhindered() -> None:
     """« un personnage à qui il reste au moins 1 point de vie n'est aucunement handicapé par ses blessures. »"""
+    # At full PV nothing is « ramené au maximum ».
+    assert run(sheet(), rules.Heal(amount=0)).log == ("Soins 0 : 30 → 30 PV.",)
+    assert run(sheet(), rules.Edit(changes={"fortitude": 2})).log == ("Vigueur (bonus au jet) : 0 → 2.",)
     out = run(sheet(), rules.Damage(amount=29))
     assert out.sheet.current == 1
     d = rules.derive(out.sheet)
@@ -70,7 +73,7 @@ def test_minus_one_to_minus_nine_is_dying_and_unconscious() -> None:
         d = rules.derive(s)
         assert d.state == "mourant", pv
         assert d.actions == "none"
-        assert {"mourant", "inconscient", "sans_defense"} <= set(d.conditions)
+        assert set(d.conditions) == {"mourant", "inconscient", "sans_defense"}
         assert d.condition_reasons["inconscient"].startswith("découle")
 
 
@@ -80,7 +83,11 @@ def test_minus_ten_is_death() -> None:
     assert out.sheet.dead
     assert state(out.sheet) == "mort"
     assert "died" in out.events
-    assert rules.derive(out.sheet).death_threshold == -10
+    d = rules.derive(out.sheet)
+    assert d.death_threshold == -10
+    # The state says why (issue 19: the cause was lost when health_state did not look it up).
+    assert d.explain("state") == "état : Mort (−10 PV) — Mort (−10 PV ou moins, dégâts excessifs ou Constitution à 0)."
+    assert rules.derive(rules.new_sheet("d20", current=-12)).explain("state").startswith("état : Mort (−12 PV) —")
 
 
 def test_constitution_falling_to_zero_kills() -> None:
@@ -112,11 +119,28 @@ def test_massive_damage_failed_fortitude_kills_whatever_the_pv() -> None:
     assert out.sheet.current == 70
     assert out.sheet.dead
     assert "massive_damage" in out.events and "died" in out.events
-    assert "Vigueur" in text(out) and "DD 15" in text(out)
+    assert "Jet de Vigueur (dégâts excessifs) : 1d20 = 10 (valeur donnée) +4 = 14 contre DD 15 → échec." in text(out)
     saved = run(big, rules.Damage(amount=50, rolls=(11,)))  # 11 + 4 = 15
     assert not saved.sheet.dead and saved.sheet.current == 70
     under = run(big, rules.Damage(amount=49))
     assert "massive_damage" not in under.events and not under.sheet.dead
+
+
+def test_massive_damage_save_is_a_d20_natural_twenty_saves_natural_one_fails() -> None:
+    """« il doit réussir un jet de Vigueur (DD 15). S'il le rate, il meurt sur le coup » — a d20 (20 faces): a
+    natural 20 saves whatever the bonus, a natural 1 fails whatever the bonus (T2)."""
+    weak = sheet(base_maximum=120, current=120, fortitude=-10)
+    out = run(weak, rules.Damage(amount=50, rolls=(20,)))
+    assert not out.sheet.dead and out.sheet.current == 70
+    assert (
+        "Jet de Vigueur (dégâts excessifs) : 1d20 = 20 (valeur donnée) −10 = 10 contre DD 15 (20 naturel) → réussite."
+        in (text(out))
+    )
+    strong = sheet(base_maximum=120, current=120, fortitude=20)
+    out = run(strong, rules.Damage(amount=50, rolls=(1,)))
+    assert out.sheet.dead and "(1 naturel) → échec" in text(out)
+    with pytest.raises(rules.Refused, match="impossible sur 1d20"):
+        run(weak, rules.Damage(amount=50, rolls=(21,)))
 
 
 def test_massive_damage_not_from_several_attacks() -> None:
@@ -150,6 +174,9 @@ def test_localised_wound_gives_minus_two_until_healed() -> None:
     assert len(s.wounds) == 2
     s = run(s, rules.HealLocalWound(wound_id=1)).sheet
     assert rules.derive(s).body_part_penalties == {"oeil_gauche": -2}
+    # Healing at the maximum is not healing back to it: the wound stays.
+    full = run(sheet(), rules.AddLocalWound(body_part="tete")).sheet
+    assert len(run(full, rules.Heal(amount=5)).sheet.wounds) == 1
     # Healing back to the maximum heals what is left.
     s = run(s, rules.Heal(amount=10)).sheet
     assert s.wounds == ()
@@ -242,6 +269,10 @@ def test_healed_to_zero_conscious_but_hors_de_combat_to_one_acts_normally() -> N
     assert zero.sheet.current == 0
     assert state(zero.sheet) == "hors_de_combat"
     assert "woke" in zero.events
+    # Back at 0, not « stabilisé »: no stabilisation line or event, with or without magic.
+    assert "stabilised" not in zero.events and "stabilise son état" not in text(zero)
+    bandaged = run(s, rules.Heal(amount=3))
+    assert state(bandaged.sheet) == "hors_de_combat" and "ne stabilisent pas" not in text(bandaged)
     one = run(s, rules.Heal(amount=4, magical=True))
     assert state(one.sheet) == "en_forme"
     assert one.sheet.recovery == "" and one.sheet.dying_roll_at is None and one.sheet.recovery_roll_at is None
@@ -555,6 +586,20 @@ def test_constitution_damage_lowers_pv_and_heals_back() -> None:
     assert (rules.derive(day).maximum, day.current) == (30, 30)
 
 
+def test_a_low_constitution_leaves_at_least_one_pv_per_level() -> None:
+    """« une augmentation, même temporaire, de la valeur de Constitution du personnage peut se traduire par une
+    augmentation ponctuelle de son nombre de points de vie » — and a fall of it by a loss, never below 1 PV per
+    level of maximum (T13); the PV lose what the maximum loses, no more."""
+    s = sheet(level=5, constitution=18, base_maximum=10, current=10)  # +4
+    low = run(s, rules.AbilityDamage(ability="constitution", points=17))  # Constitution 1: −5, so −45 PV…
+    d = rules.derive(low.sheet)
+    assert (d.maximum, low.sheet.current, d.state) == (5, 5, "en_forme")  # … but at least 5 × 1
+    assert "relevé à 5 (au moins 1 PV par niveau)" in d.explain("maximum")
+    assert "maximum 10 → 5, PV 10 → 5" in text(low)
+    back = run(low.sheet, rules.RestoreAbility(ability="constitution", points=17)).sheet
+    assert (rules.derive(back).maximum, back.current) == (10, 10)
+
+
 # --- Nonlethal damage -----------------------------------------------------------------------------
 
 
@@ -602,6 +647,10 @@ def test_nonlethal_states_follow_falling_pv_too() -> None:
 def test_nonlethal_heals_one_per_hour_per_level() -> None:
     """« Les dégâts non-létaux disparaissent au rythme de 1 point par heure et par niveau global. »"""
     s = run(sheet(level=3), rules.Damage(amount=10, nonlethal=True)).sheet
+    three = run(s, rules.AdvanceTime(unit="hour", count=3))
+    assert [line for line in three.log if line.startswith("Dégâts non létaux")] == [
+        "Dégâts non létaux : −9 en 3 heures (3 par heure) : 10 → 1."
+    ]
     assert run(s, rules.AdvanceTime(unit="minute", count=59)).sheet.nonlethal == 10
     assert run(s, rules.AdvanceTime(unit="hour", count=1)).sheet.nonlethal == 7
     assert run(s, rules.AdvanceTime(unit="hour", count=3)).sheet.nonlethal == 1
@@ -850,7 +899,7 @@ def test_conditions_list_everything_the_pv_imply() -> None:
     « hors de combat » too: the sheet lists both, each with where it comes from."""
     d = rules.derive(sheet(current=0, nonlethal=2))
     assert d.state == "inconscient"
-    assert {"hors_de_combat", "inconscient", "sans_defense"} <= set(d.conditions)
+    assert set(d.conditions) == {"hors_de_combat", "inconscient", "sans_defense"}
     assert d.condition_reasons["hors_de_combat"] == "découle des points de vie (0 PV)"
     assert d.condition_reasons["inconscient"] == "découle des dégâts non létaux (2 > 0 PV)"
     assert d.condition_reasons["sans_defense"] == "découle d'Inconscient"
@@ -859,8 +908,12 @@ def test_conditions_list_everything_the_pv_imply() -> None:
     assert asleep.condition_reasons["inconscient"] == "posé"
     with pytest.raises(rules.Refused, match="découle des points de vie"):
         run(sheet(current=0), rules.SetCondition(condition="hors_de_combat", active=False))
-    with pytest.raises(rules.Refused, match="on ne le pose pas à la main"):
-        run(sheet(), rules.SetCondition(condition="mourant"))
+    # « Un test de Premiers secours de DD 15 réussi permet de stabiliser » : these follow the PV, never set.
+    for derived in ("mourant", "stabilise", "hors_de_combat"):
+        with pytest.raises(rules.Refused, match="on ne le pose pas à la main"):
+            run(sheet(), rules.SetCondition(condition=derived))
+        with pytest.raises(rules.SheetError, match="on ne le pose pas à la main"):
+            rules.new_sheet("d20", conditions=[derived])
 
 
 def test_lower_constitution_lowers_the_pv_of_the_dead_too() -> None:

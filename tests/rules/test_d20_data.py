@@ -74,17 +74,34 @@ def test_house_rules_table_changes_the_rules(tmp_path: Path) -> None:
     assert "+6 PV par nuit" in rules.derive(s, table).explain("natural_healing")
 
 
+def test_house_rules_temporary_pv_absorbing_nonlethal(tmp_path: Path) -> None:
+    """« Ne les déduisez surtout pas de son nombre de points de vie ! » — temporary PV do not take nonlethal
+    damage (T5), unless a GM's table says they do: then they absorb what they can, no more."""
+    s = rules.new_sheet("d20", level=3, base_maximum=30, current=20, temporary=4)
+    shipped = rules.apply(s, rules.Damage(amount=7, nonlethal=True)).sheet
+    assert (shipped.temporary, shipped.nonlethal) == (4, 7)
+    table = rules.load_rules_table("d20", broken_copy(tmp_path, "absorb_nonlethal = false", "absorb_nonlethal = true"))
+    out = rules.apply(s, rules.Damage(amount=7, nonlethal=True), rules_table=table)
+    assert (out.sheet.current, out.sheet.temporary, out.sheet.nonlethal) == (20, 0, 3)
+    assert "4 absorbés par les PV temporaires" in "\n".join(out.log)
+    small = rules.apply(s, rules.Damage(amount=3, nonlethal=True), rules_table=table).sheet
+    assert (small.temporary, small.nonlethal) == (1, 0)
+
+
 # --- Sheets ---------------------------------------------------------------------------------------
 
 
 def test_bad_new_sheet_fields_give_french_lines() -> None:
     with pytest.raises(rules.SheetError) as err:
         rules.new_sheet("d20", level=0, base_maximum=0, recovery="perdu", couleur="bleu")
-    lines = err.value.lines
-    assert any("« niveau » : doit être supérieur ou égal à 1" in line for line in lines)
-    assert any("« maximum » : doit être supérieur ou égal à 1" in line for line in lines)
-    assert any("« récupération » : récupération inconnue (attendu : aucune, stabilisation" in line for line in lines)
-    assert any("couleur" in line and "n'est pas un champ connu" in line for line in lines)
+    assert err.value.lines == [
+        "« niveau » : doit être supérieur ou égal à 1",
+        "« maximum » : doit être supérieur ou égal à 1",
+        "« récupération » : récupération inconnue (attendu : aucune ; stabilisation avec assistance, sans "
+        "connaissance ; stabilisation sans assistance, sans connaissance ; réveil sans assistance, la guérison n'a "
+        "pas commencé ; réveil, guérison au rythme habituel)",
+        "« couleur » : n'est pas un champ connu",
+    ]
     assert err.value.reason.startswith("Fiche invalide")
 
 
@@ -127,7 +144,7 @@ def test_json_round_trip() -> None:
 def test_bad_json_gives_french_lines() -> None:
     with pytest.raises(rules.SheetError) as err:
         rules.sheet_from_json('{"system": "d20", "current": "beaucoup"}')
-    assert any("points actuels" in line and "entier" in line for line in err.value.lines)
+    assert err.value.lines == ["« d20 › points actuels » : doit être un nombre entier"]
 
 
 def test_apply_never_mutates() -> None:
@@ -173,14 +190,21 @@ def test_demo_is_a_meaningful_character() -> None:
 def test_describe_for_the_ui() -> None:
     info = rules.describe("d20")
     assert info.points_short == "PV"
-    assert {"en_forme", "hors_de_combat", "mourant", "stabilise", "mort", "chancelant", "inconscient"} <= {
-        s.id for s in info.health_states
-    }
+    assert [s.id for s in info.health_states] == [
+        "en_forme",
+        "chancelant",
+        "hors_de_combat",
+        "inconscient",
+        "stabilise",
+        "mourant",
+        "mort",
+    ]
     assert all(s.colour.startswith("#") for s in info.health_states)
     assert all(c.effects for c in info.conditions)
     assert {"temporary", "nonlethal", "stabilise", "local_wounds", "full_day_rest", "resurrection"} <= info.features
     assert (rules.FullDayRest, "Journée complète de repos") in info.rests
-    assert {u.id for u in info.time_units} >= {"round", "hour", "day", "night", "full_day"}
+    assert [u.id for u in info.time_units] == ["round", "minute", "hour", "day", "night", "full_day"]
+    assert (rules.StartTurn in info.actions, rules.EndRound in info.actions, info.round_unit) == (True, True, "round")
     assert info.ladders[0].action is rules.SetConstitutionBonus
     assert dict(info.extra["body_part_choices"])["main_droite"] == "Main droite"
     assert rules.Resurrection in info.actions and rules.Edit in info.actions

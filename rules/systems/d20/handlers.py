@@ -243,12 +243,16 @@ def _lose(sheet: D20Sheet, amount: int, rs: D20Rules, ctx: Context, what: str) -
 def _con_changed(old: D20Sheet, new: D20Sheet, rs: D20Rules, ctx: Context) -> D20Sheet:
     """« une augmentation, même temporaire, de la valeur de Constitution … augmentation ponctuelle de son
     nombre de points de vie … il ne s'agit pas de points de vie temporaires » : real PV, both ways."""
-    delta = constitution_pv(new, rs) - constitution_pv(old, rs)
+    if constitution_pv(new, rs) == constitution_pv(old, rs):
+        return new
+    # The PV move as far as the maximum does (never below 1 PV per level, T13), the sheet's own PV maximum
+    # aside (an edit of it moves no PV).
+    before_max = maximum(old, rs)
+    after_max = maximum(new, rs)
+    delta = maximum(evolve(new, base_maximum=old.base_maximum), rs) - before_max
     # The dead regain nothing, but a lower Constitution still lowers their PV with the maximum.
     if delta == 0 or (new.dead and delta > 0):
         return new
-    before_max = maximum(old, rs)
-    after_max = maximum(new, rs)
     con0, con1 = ability_score(old, "constitution"), ability_score(new, "constitution")
     current = _points(new.current + delta)
     ctx.say(

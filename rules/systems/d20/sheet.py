@@ -167,8 +167,8 @@ class D20Sheet(SheetBase):
     @classmethod
     def _known_recovery(cls, value: Any) -> Any:
         if isinstance(value, str) and value not in RECOVERY_LABELS:
-            known = ", ".join(label for label in RECOVERY_LABELS.values() if label)
-            raise ValueError(f"récupération inconnue (attendu : aucune, {known})")
+            known = " ; ".join(label for label in RECOVERY_LABELS.values() if label)
+            raise ValueError(f"récupération inconnue (attendu : aucune ; {known})")
         return value
 
     @model_validator(mode="after")
