@@ -26,6 +26,9 @@ _ROLLER = d20.Roller()
 _STRINGIFIER = d20.SimpleStringifier()
 
 _SIMPLE_DICE = re.compile(r"^\s*(\d*)\s*[dD]\s*(\d+)\s*$")
+# « 2d6 », « d8+1 », « 3d6 - 2 »: rolled without the d20 library's parser (issue 15), the same draws from
+# the generator and the same detail as the library gives.
+_PLAIN_DICE = re.compile(r"(\d{0,4})d(\d{1,6})\s*(?:([+-])\s*(\d{1,9}))?")
 MAX_EXPRESSION_LENGTH = 80
 # A whole number as a user types it (« 7 », « -3 », « +2 »).
 INTEGER = re.compile(r"[+-]?\d+")
@@ -86,6 +89,11 @@ def roll_expression(expression: str, rng: random.Random) -> Roll:
         raise Refused("Expression de dés vide.")
     if len(expression) > MAX_EXPRESSION_LENGTH:
         raise Refused(f"Expression de dés trop longue (au plus {MAX_EXPRESSION_LENGTH} caractères).")
+    plain = _PLAIN_DICE.fullmatch(expression)
+    if plain is not None:
+        fast = _roll_plain(expression, plain, rng)
+        if fast is not None:
+            return fast
     with _D20_LOCK:
         saved = _d20_expression.random
         _d20_expression.random = rng
@@ -113,6 +121,25 @@ def roll_expression(expression: str, rng: random.Random) -> Roll:
     if total != raw_total:
         detail += f" → {total} (arrondi à l'entier inférieur)"
     return Roll(expression, total, detail)
+
+
+def _roll_plain(expression: str, plain: re.Match[str], rng: random.Random) -> Roll | None:
+    """``NdS``, ``NdS+K`` or ``NdS-K`` rolled as the d20 library would (``randrange(S) + 1`` per die, detail
+    « 2d6 (3, 4) + 1 = 8 »); ``None`` for what only the library words (0 dice or faces, too many dice)."""
+    count_text, sides_text, sign, bonus_text = plain.groups()
+    count = int(count_text) if count_text else 1
+    sides = int(sides_text)
+    if not 1 <= count <= 1000 or sides < 1:
+        return None
+    randrange = rng.randrange
+    faces = [randrange(sides) + 1 for _ in range(count)]
+    total = sum(faces)
+    detail = f"{count}d{sides} ({', '.join(map(str, faces))})"
+    if sign is not None:
+        bonus = int(bonus_text)
+        total = total + bonus if sign == "+" else total - bonus
+        detail += f" {sign} {bonus}"
+    return Roll(expression, total, f"{detail} = {total}")
 
 
 def parse_amount(amount: int | str, rng: random.Random | None, what: str) -> Roll:

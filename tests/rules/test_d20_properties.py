@@ -300,3 +300,26 @@ def test_no_sequence_of_actions_leaves_a_sheet_that_will_not_load() -> None:
     sequences()
     assert counts["tried"] >= 100
     assert counts["applied"] >= counts["tried"] * 6 // 10, counts
+
+
+@given(starts, st.lists(actions, max_size=8), actions, st.integers(0, 2**32))
+def test_the_state_remembered_between_actions_changes_nothing(
+    start: rules.D20Sheet, sequence: list[rules.Action], last: rules.Action, seed: int
+) -> None:
+    """The state of the sheet the last action gave is remembered for the next one (issue 15): an action tells
+    the same story whether that memory is of its sheet or of another one."""
+    rng = random.Random(seed)
+    sheet = start
+    for action in sequence:
+        out = apply_checked(sheet, action, rng)
+        sheet = out.sheet if out is not None else sheet
+    try:
+        warm: object = rules.apply(sheet, last, rng=random.Random(seed))
+    except rules.Refused as exc:
+        warm = exc.reason
+    rules.apply(rules.new_sheet("d20", current=-3), rules.Heal(amount=1))  # another sheet's state now
+    try:
+        cold: object = rules.apply(sheet, last, rng=random.Random(seed))
+    except rules.Refused as exc:
+        cold = exc.reason
+    assert warm == cold

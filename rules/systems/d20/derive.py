@@ -49,10 +49,22 @@ def constitution_pv(sheet: D20Sheet, rs: D20Rules) -> int:
 
 
 def maximum(sheet: D20Sheet, rs: D20Rules) -> int:
-    if not _con_modified(sheet):
-        return sheet.base_maximum  # the floor (1 PV per level at most the base) cannot matter then
-    floor = min(sheet.base_maximum, sheet.level * rs.constitution.min_pv_per_level)
-    return min(MAX_POINTS, max(floor, sheet.base_maximum + constitution_pv(sheet, rs)))
+    """The effective maximum: the PV maximum plus what the Constitution in play adds (T13).
+
+    Runs after every action (``_settle``): worked out inline, same result as ``base_maximum +
+    constitution_pv`` raised to the floor of ``min_pv_per_level`` per level."""
+    bonus, damage, drain = sheet.constitution_bonus, sheet.constitution_damage, sheet.constitution_drain
+    base = sheet.base_maximum
+    if not (bonus or damage or drain) or not rs.constitution.changes_pv:
+        return base  # the floor (1 PV per level at most the base) cannot matter then
+    con = sheet.constitution
+    played = con + bonus - damage - drain
+    general = rs.general
+    start, step = general.ability_base, general.ability_step
+    con_pv = sheet.level * ((max(0, played) - start) // step - (con - start) // step)
+    if con_pv >= 0:
+        return min(MAX_POINTS, base + con_pv)
+    return max(min(base, sheet.level * rs.constitution.min_pv_per_level), base + con_pv)
 
 
 def pv_total(sheet: D20Sheet, rs: D20Rules) -> int:
@@ -75,10 +87,11 @@ def death_reason(sheet: D20Sheet, rs: D20Rules) -> str:
     """Why the character is dead, or "" when alive."""
     if sheet.dead:
         return sheet.death_cause or "mort"
-    con = constitution_score(sheet) if _con_modified(sheet) else sheet.constitution
-    if con <= rs.thresholds.death_constitution:
-        return f"Constitution à {con}"
-    if sheet.current <= rs.thresholds.death_at:
+    thresholds = rs.thresholds
+    con = sheet.constitution + sheet.constitution_bonus - sheet.constitution_damage - sheet.constitution_drain
+    if con <= thresholds.death_constitution:
+        return f"Constitution à {max(0, con)}"
+    if sheet.current <= thresholds.death_at:
         return f"{fmt_int(sheet.current)} PV"
     return ""
 

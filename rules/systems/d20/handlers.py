@@ -135,24 +135,31 @@ UNCONSCIOUS = ("inconscient", "stabilise", "mourant")
 
 
 def _settle(before: D20Sheet, sheet: D20Sheet, rs: D20Rules, ctx: Context) -> D20Sheet:
-    """Make the sheet coherent after a change and say in the journal what its state became."""
-    unchanged = before is sheet
+    """Make the sheet coherent after a change and say in the journal what its state became.
+
+    Runs after every action, often several times (each hit, each timed roll): kept lean (issue 15)."""
     changes: dict[str, Any] = {}
-    top = maximum(sheet, rs)
-    if sheet.current > top:
+    current = sheet.current
+    if sheet.constitution_bonus or sheet.constitution_damage or sheet.constitution_drain:
+        top = maximum(sheet, rs)
+    else:
+        top = sheet.base_maximum  # ``maximum`` without a Constitution change, without the call
+    if current > top:
         # « Quelle que soit la méthode utilisée, il est impossible de dépasser son maximum » — the dead too
         # (a lower maximum by an edit or a lower Constitution).
-        ctx.say(f"PV ramenés au maximum : {fmt_int(sheet.current)} → {top}.")
-        changes["current"] = top
-    if sheet.temporary == 0 and sheet.temporary_noted is not None:
-        changes["temporary_noted"] = None
+        ctx.say(f"PV ramenés au maximum : {fmt_int(current)} → {top}.")
+        changes["current"] = current = top
+    temporary, noted = sheet.temporary, sheet.temporary_noted
+    if noted is not None and temporary == 0:
+        changes["temporary_noted"] = noted = None
     if sheet.dead:
         return evolve(sheet, **changes) if changes else sheet
-    if sheet.current >= rs.thresholds.disabled_at and (sheet.recovery or sheet.recovery_roll_at is not None):
+    recovery, recovery_at = sheet.recovery, sheet.recovery_roll_at
+    if current >= rs.thresholds.disabled_at and (recovery or recovery_at is not None):
         # « S'il remonte à 1 point de vie ou plus … comme s'il n'avait jamais été mourant » (and at 0:
         # « il reprend conscience mais est hors de combat »): the stabilisation story is over.
-        changes["recovery"] = ""
-        changes["recovery_roll_at"] = None
+        changes["recovery"] = recovery = ""
+        changes["recovery_roll_at"] = recovery_at = None
     if changes:
         sheet = evolve(sheet, **changes)
         changes = {}
@@ -160,43 +167,63 @@ def _settle(before: D20Sheet, sheet: D20Sheet, rs: D20Rules, ctx: Context) -> D2
     if cause:
         return _die(sheet, ctx, cause)  # it tells the journal and stops every timer
     state1 = state_id(sheet, rs, "")
-    state0 = state1 if unchanged else state_id(before, rs)
+    if before is sheet:
+        state0 = state1
+    else:
+        last = _LAST_STATE[0]  # one read of one tuple: another thread's settle cannot mix into it
+        if last[0] is before and last[1] is rs:
+            state0 = last[2]  # ``before`` is the sheet the last settle gave: its state is known
+        else:
+            state0 = state_id(before, rs)
+    clock = sheet.clock
     if state1 == "mourant":
         if sheet.dying_roll_at is None or state0 != "mourant":
-            changes["dying_roll_at"] = sheet.clock + rs.dying.first_roll_after_rounds * rs.time_units["round"]
+            changes["dying_roll_at"] = clock + rs.dying.first_roll_after_rounds * rs.time_units["round"]
     elif sheet.dying_roll_at is not None:
         changes["dying_roll_at"] = None
-    if sheet.recovery in ("assisted", "alone") and sheet.recovery_roll_at is None:
-        hours = (
-            rs.recovery.assisted_first_roll_hours if sheet.recovery == "assisted" else rs.recovery.alone_interval_hours
-        )
-        changes["recovery_roll_at"] = sheet.clock + _hours(rs, hours)
-    elif sheet.recovery == "alone_awake" and sheet.recovery_roll_at is None:
-        changes["recovery_roll_at"] = sheet.clock + _hours(rs, rs.recovery.alone_first_daily_roll_hours)
-    elif sheet.recovery in ("", "awake") and sheet.recovery_roll_at is not None:
+    if recovery_at is None:
+        if recovery == "assisted" or recovery == "alone":
+            rec = rs.recovery
+            hours = rec.assisted_first_roll_hours if recovery == "assisted" else rec.alone_interval_hours
+            changes["recovery_roll_at"] = clock + _hours(rs, hours)
+        elif recovery == "alone_awake":
+            changes["recovery_roll_at"] = clock + _hours(rs, rs.recovery.alone_first_daily_roll_hours)
+    elif recovery == "" or recovery == "awake":
         changes["recovery_roll_at"] = None
     if sheet.nonlethal > 0 and rs.nonlethal.recovery_per_hour_per_level > 0:
         if sheet.nonlethal_heal_at is None:
-            changes["nonlethal_heal_at"] = sheet.clock + _hours(rs, 1)
+            changes["nonlethal_heal_at"] = clock + _hours(rs, 1)
     elif sheet.nonlethal_heal_at is not None:
         changes["nonlethal_heal_at"] = None
-    if sheet.temporary > 0 and sheet.temporary_noted is None:
-        changes["temporary_noted"] = sheet.current
+    if temporary > 0 and noted is None:
+        changes["temporary_noted"] = current
     if changes:
         sheet = evolve(sheet, **changes)
     if state1 != state0:
-        why = health_state(sheet, rs, "")[1]
-        label0 = rs.health_states[state0].label
-        label1 = rs.health_states[state1].label
-        ctx.say(f"État : {label0} → {label1} ({why}) — {rs.health_states[state1].effect}")
-        news = WORSE_NEWS.get(state1)
-        if news and STATE_RANK[state1] > STATE_RANK[state0]:
-            ctx.event(news)
-        if state1 == "stabilise":
-            ctx.event("stabilised")
-        if state0 in UNCONSCIOUS and state1 not in UNCONSCIOUS:
-            ctx.event("woke")
+        _tell_state(sheet, rs, ctx, state0, state1)
+    _LAST_STATE[0] = (sheet, rs, state1)
     return sheet
+
+
+def _tell_state(sheet: D20Sheet, rs: D20Rules, ctx: Context, state0: str, state1: str) -> None:
+    """The journal line and the UI's events of a change of state."""
+    why = health_state(sheet, rs, "")[1]
+    label0 = rs.health_states[state0].label
+    label1 = rs.health_states[state1].label
+    ctx.say(f"État : {label0} → {label1} ({why}) — {rs.health_states[state1].effect}")
+    news = WORSE_NEWS.get(state1)
+    if news and STATE_RANK[state1] > STATE_RANK[state0]:
+        ctx.event(news)
+    if state1 == "stabilise":
+        ctx.event("stabilised")
+    if state0 in UNCONSCIOUS and state1 not in UNCONSCIOUS:
+        ctx.event("woke")
+
+
+# The last sheet ``_settle`` gave, its table and its state: the next action starts from it, and its state
+# is the « before » of the next settle (issue 15: one state worked out per action, not two). Sheets are
+# immutable, so the identity of the object is enough.
+_LAST_STATE: list[tuple[Any, Any, str]] = [(None, None, "")]
 
 
 H = TypeVar("H", bound=Action)
@@ -232,7 +259,7 @@ def _lose(sheet: D20Sheet, amount: int, rs: D20Rules, ctx: Context, what: str) -
     absorbed = min(sheet.temporary, amount)
     real = amount - absorbed
     new_current = _points(sheet.current - real)
-    line = f"{what} : {_name(sheet)} perd {plural(amount, 'PV', 'PV')}"
+    line = f"{what} : {_name(sheet)} perd {amount} PV"
     if absorbed:
         line += f" ({absorbed} absorbés par les PV temporaires)"
     line += f" : {fmt_int(sheet.current)} → {fmt_int(new_current)} PV."
@@ -362,7 +389,7 @@ def damage(sheet: D20Sheet, action: Damage, ctx: Context) -> D20Sheet:
     if is_dead(sheet, rs):
         ctx.say(f"{_name(sheet)} a déjà perdu la vie : dégâts sans effet.")
         return sheet
-    dealt = 0
+    dealt, dead = 0, False
     for _ in range(action.hits):
         roll = ctx.amount(action.amount, "Dégâts")
         if not roll.given:
@@ -381,9 +408,11 @@ def damage(sheet: D20Sheet, action: Damage, ctx: Context) -> D20Sheet:
         massive = action.single_attack and amount >= rs.massive_damage.threshold
         if massive and (not action.nonlethal or rs.massive_damage.nonlethal_counts) and not is_dead(sheet, rs):
             sheet = _massive_damage(sheet, amount, rs, ctx)
-        if is_dead(sheet, rs):
-            break  # the hits left fall on a corpse; ``_settle`` records the death
-    if action.body_part is not None and dealt > 0 and not is_dead(sheet, rs):
+        if action.hits > 1 or action.body_part is not None:  # else ``_settle`` alone needs to know
+            dead = is_dead(sheet, rs)
+            if dead:
+                break  # the hits left fall on a corpse; ``_settle`` records the death
+    if action.body_part is not None and dealt > 0 and not dead:
         sheet = _add_wound(sheet, action.body_part, "", rs, ctx)
     return sheet
 
