@@ -78,15 +78,9 @@ def points_hidden_by(known: Iterable[str], rs: SegmentsRules) -> list[str]:
     return [rs.conditions[c].label for c in known if rs.conditions[c].hides_points]
 
 
-def _points_hidden(sheet: SegmentsSheet, rs: SegmentsRules) -> bool:
+def points_hidden(sheet: SegmentsSheet, rs: SegmentsRules) -> bool:
+    """Whether the player must not read this character's PV (Engourdi: « on ignore son propre total »)."""
     return bool(points_hidden_by(effective_conditions(sheet, rs), rs))
-
-
-def _pv_change(sheet: SegmentsSheet, rs: SegmentsRules, old: int, new: int) -> str:
-    """``PV 12 → 9``, or nothing the player could read while Engourdi."""
-    if _points_hidden(sheet, rs):
-        return "total de PV caché (Engourdi : le meneur le garde)"
-    return f"PV {fmt_int(old)} → {fmt_int(new)}"
 
 
 def health_state(sheet: SegmentsSheet, rs: SegmentsRules) -> tuple[str, str]:
@@ -96,12 +90,12 @@ def health_state(sheet: SegmentsSheet, rs: SegmentsRules) -> tuple[str, str]:
     if is_dead(sheet):
         if cur <= -con:
             return "mort", f"{fmt_int(cur)} PV : l'opposé de sa Constitution ({con}) est atteint"
-        return "mort", f"{fmt_int(cur)} PV, mort"
+        return "mort", f"{fmt_int(cur)} PV, sans vie"
     if cur < 0:
         if sheet.stabilised:
-            return "stabilise", f"{fmt_int(cur)} PV, hors combat mais stabilisé : ne perd plus de points de vie"
+            return "stabilise", f"{fmt_int(cur)} PV, hors combat, stabilisation acquise : ne perd plus de points de vie"
         loss = rs.dying.loss_per_segment
-        return "mourant", f"{fmt_int(cur)} PV : hors combat, perd {loss} PV par segment, mort à {fmt_int(-con)}"
+        return "mourant", f"{fmt_int(cur)} PV : hors combat, perte de {loss} PV par segment, la mort à {fmt_int(-con)}"
     if sheet.nonlethal > cur:
         return "inconscient", f"{sheet.nonlethal} dégâts non létaux > {cur} PV"
     if cur == 0:
@@ -161,8 +155,8 @@ def resistances(sheet: SegmentsSheet) -> dict[str, int]:
 
 
 def _energies(tags: frozenset[str], sheet: SegmentsSheet, rs: SegmentsRules) -> list[str]:
-    resisted = resistances(sheet)
-    return sorted(t for t in tags if (t in rs.damage_types and rs.damage_types[t].energy) or t in resisted)
+    """The energies among a hit's types (a resistance on the sheet always names one, S10)."""
+    return sorted(t for t in tags if t in rs.damage_types and rs.damage_types[t].energy)
 
 
 def applicable_reduction(
@@ -255,6 +249,30 @@ def _turn_index(sheet: SegmentsSheet, rs: SegmentsRules) -> int:
     return sheet.clock // rs.time_units["turn"]
 
 
+def window_instant(sheet: SegmentsSheet, rs: SegmentsRules, turn_index: int) -> int:
+    """The clock instant at which the character's window opens in turn ``turn_index``.
+
+    A window pushed past the last segment (Lenteur, Vacillant, Surpris) has no segment that turn: for the
+    once-a-turn rules it stands at the last segment (S5).
+    """
+    start = min(int(turn_start(sheet, rs).value), rs.segments_per_turn)
+    return turn_index * rs.time_units["turn"] + (start - 1) * rs.time_units["segment"]
+
+
+def stabilise_try_instant(sheet: SegmentsSheet, rs: SegmentsRules) -> int | None:
+    """When the dying character's next automatic Vigueur try comes (« une fois par tour », S5), or ``None``.
+
+    At the opening of its window in each turn it is dying; a character who starts dying after its window
+    opened this turn (in the very segment, or later) has not had this turn's try yet: it comes at once.
+    """
+    if not (rs.dying.auto_self_stabilise and is_dying(sheet)):
+        return None
+    turn = _turn_index(sheet, rs)
+    if sheet.self_stabilise_turn is not None and sheet.self_stabilise_turn >= turn:
+        return window_instant(sheet, rs, turn + 1)
+    return max(window_instant(sheet, rs, turn), sheet.clock)
+
+
 def _suffocation_limits(sheet: SegmentsSheet, rs: SegmentsRules) -> tuple[int, int]:
     """Seconds without air before falling to 0 PV, and before death."""
     turn = rs.time_units["turn"]
@@ -313,7 +331,7 @@ def derive(sheet: SegmentsSheet, rs: SegmentsRules) -> Derived:
         values["segments_to_death"] = Explained(
             left,
             f"mort dans {plural(left, 'segment')} (environ {_metres(round(left / spt, 1))} tour(s) de {spt} segments) "
-            f"sans stabilisation : {fmt_int(sheet.current)} PV, {loss} de moins par segment, mort à {fmt_int(-con)}",
+            f"sans stabilisation : {fmt_int(sheet.current)} PV, {loss} de moins par segment, la mort à {fmt_int(-con)}",
         )
     else:
         values["segments_to_death"] = Explained(None, "ne perd pas de points de vie")
@@ -321,12 +339,12 @@ def derive(sheet: SegmentsSheet, rs: SegmentsRules) -> Derived:
     values["self_stabilise_available"] = Explained(
         is_dying(sheet) and not tried,
         (
-            f"Vigueur difficulté {rs.dying.self_stabilise_dd} pour se stabiliser seul, une fois par tour"
+            f"Vigueur difficulté {rs.dying.self_stabilise_dd} pour se stabiliser sans aide, une fois par tour"
             + (" (déjà tentée ce tour-ci)" if tried else "")
-            + " ; un allié le stabilise par une action d'interaction, sans jet"
+            + " ; ou stabilisation par un allié, action d'interaction sans jet"
         )
         if is_dying(sheet)
-        else "pas mourant : rien à stabiliser",
+        else "pas à l'agonie : rien à stabiliser",
     )
     all_rolls = _terms(known, rs, "all_rolls")
     all_tagged = _terms(known, rs, "all_rolls", ", tous les jets")
@@ -452,22 +470,25 @@ def _ongoing(sheet: SegmentsSheet, rs: SegmentsRules) -> Explained:
     if sheet.burning:
         count, sides = rs.fire.damage
         ids.append("burning")
-        parts.append(f"en feu : {count}d{sides} par tour")
+        left = (turn - sheet.burning_for % turn) // rs.time_units["segment"]
+        parts.append(
+            f"en feu : {count}d{sides} par tour entier passé à brûler, le prochain dans {plural(left, 'segment')}"
+        )
     if sheet.suffocating_for is not None:
         to_zero, to_death = _suffocation_limits(sheet, rs)
         ids.append("suffocating")
         if sheet.suffocating_for < to_zero:
             left = -(-(to_zero - sheet.suffocating_for) // turn)
-            parts.append(f"privé d'air : 0 point de vie dans {plural(left, 'tour')}")
+            parts.append(f"sans air : 0 point de vie dans {plural(left, 'tour')}")
         else:
             left = -(-(to_death - sheet.suffocating_for) // turn)
-            parts.append(f"privé d'air : mort dans {plural(left, 'tour')}")
+            parts.append(f"sans air : la mort dans {plural(left, 'tour')}")
     if sheet.exposure:
         rule = rs.exposure[sheet.exposure]
         ids.append(sheet.exposure)
         count, sides = rule.damage
         parts.append(
-            f"exposé au {rule.label} depuis {sheet.exposure_for // hour} h : {count}d{sides} par "
+            f"exposition au {rule.label} depuis {sheet.exposure_for // hour} h : {count}d{sides} par "
             f"{plural(rule.damage_every_hours, 'heure')}, fatigue toutes les {rule.fatigue_every_hours} h"
         )
     for need in sheet.privations:

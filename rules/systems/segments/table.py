@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 from pydantic import Field, PositiveInt, field_validator, model_validator
@@ -74,6 +75,9 @@ class DamageTypeRule(Table):
     energy: bool = False
 
 
+_TYPE_ID = r"^[^\W\d_][^\W\d]*(?: [^\W\d_][^\W\d]*)*$"
+
+
 class FallRules(Table):
     metres_per_die: int = Field(ge=1)
     die: Dice
@@ -81,6 +85,9 @@ class FallRules(Table):
     agility_metres: int = Field(ge=0)
     damage_type: str
     lands_prone: bool
+    # S12: false, the cap first and then the successful Agilité roll takes off the first slice (100 m: 19d6);
+    # true, the roll takes off the first slice before the cap (from 63 m it changes nothing).
+    agility_before_cap: bool
 
     _dice = field_validator("die")(_check_dice)
 
@@ -126,7 +133,8 @@ class RestRules(Table):
 
 class SurpriseRules(Table):
     default_segments: int = Field(ge=0, le=100)
-    ends_at_turn_end: bool
+    # How many turns Surpris lasts from when it is set (S16); 0: until the GM takes it off.
+    lasts_turns: int = Field(ge=0, le=100)
 
 
 class LightRule(Table):
@@ -225,6 +233,9 @@ class SegmentsRules(Table):
         for state in HEALTH_STATE_IDS:
             if state not in self.health_states:
                 raise ValueError(f"l'état de santé « {state} » manque dans health_states")
+        for tid in self.damage_types:
+            if tid != tid.strip().lower() or not re.match(_TYPE_ID, tid):
+                raise ValueError(f"damage_types : « {tid} » doit s'écrire en minuscules, en mots séparés d'une espace")
         for where, dtype in (
             ("fall.damage_type", self.fall.damage_type),
             ("fire.damage_type", self.fire.damage_type),
