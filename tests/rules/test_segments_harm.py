@@ -133,6 +133,7 @@ def test_the_agility_roll_takes_off_the_first_slice_after_the_cap(metres: int, l
     s = sheet(base_maximum=400, current=400, constitution=30)
     out = run(s, rules.Fall(metres=metres, agility_success=landed), seed=2)
     assert (out.rolls[0].expression if out.rolls else None) == dice
+    assert ("premiers mètres sont retirés" in text(out)) == landed
 
 
 def test_the_older_fall_reading_stays_available() -> None:

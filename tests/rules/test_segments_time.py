@@ -132,14 +132,44 @@ def test_surprise_counts_from_when_it_is_set() -> None:
     assert rules.derive(ended.sheet).turn_start == 3
 
 
+def test_a_surprise_over_lets_the_next_window_open_on_time() -> None:
+    """« | Surpris | démarre plus loin dans sa fenêtre, du nombre de segments de surprise accordés aux agresseurs
+    (chapitre 6.13) | » : surprised by 5 at clock 0, its window of turn 0 opens at segment 7; the surprise is over
+    at clock 10, so in turn 1 the window opens at segment 2 again, and so does the dying character's try."""
+    s = run(sheet(current=-1, constitution=30, initiative_segment=2), rules.SetSurprise(segments=5)).sheet
+    first = run(s, rules.AdvanceTime(unit="segment", count=7, rolls=(1,)))
+    assert first.sheet.self_stabilise_turn == 0 and first.sheet.current == -8
+    second = run(first.sheet, rules.AdvanceTime(unit="turn", rolls=(20,)))
+    # Tried at clock 11 (segment 2 of turn 1), after 4 more segments lost.
+    assert (second.sheet.current, second.sheet.stabilised) == (-12, True)
+    assert "Sa fenêtre s'ouvre (segment 2)" in text(second)
+
+
 def test_nonlethal_fades_an_hour_after_it_was_taken() -> None:
     """« Les dégâts non létaux sont comptés à part » : they fade by 1 per level per hour (S4), hours counted from
     the first point taken, not from the clock's hours."""
     hit = run(rules.evolve(sheet(), clock=HOUR - 1), rules.Damage(amount=5, nonlethal=True)).sheet
-    assert run(hit, rules.AdvanceTime(unit="segment")).sheet.nonlethal == 5
+    one = run(hit, rules.AdvanceTime(unit="segment")).sheet
+    assert (one.nonlethal, one.nonlethal_for) == (5, 1)
     assert run(hit, rules.AdvanceTime(unit="hour")).sheet.nonlethal == 4
+    # Two half-hours are an hour.
+    half = run(hit, rules.AdvanceTime(unit="minute", count=30)).sheet
+    assert run(half, rules.AdvanceTime(unit="minute", count=30)).sheet.nonlethal == 4
     gone = run(hit, rules.AdvanceTime(unit="hour", count=5)).sheet
     assert (gone.nonlethal, gone.nonlethal_for) == (0, 0)
+
+
+def test_the_journal_tells_the_hour_a_knocked_out_character_wakes_up() -> None:
+    """« | Inconscient | dégâts non létaux supérieurs aux points de vie | » : 9 nonlethal against 6 PV, fading by 1
+    an hour (S4): awake after 3 hours, and the journal says so at that hour, not at the end of the rest."""
+    s = sheet(current=6, nonlethal=9, level=1)
+    out = run(s, rules.AdvanceTime(unit="hour", count=5))
+    assert out.log[1:4] == (
+        "Dégâts non létaux qui s'effacent avec le temps : 9 → 6.",
+        "Brune : Inconscient → Blessé (6 PV sur 20 : la moitié ou moins).",
+        "Dégâts non létaux qui s'effacent avec le temps : 6 → 4.",
+    )
+    assert out.sheet.nonlethal == 4
 
 
 def test_the_capped_fatigue_is_told_once() -> None:
@@ -169,7 +199,9 @@ def test_start_turn_goes_to_the_window_and_brings_the_try() -> None:
     s = sheet(current=-1, constitution=18, initiative_segment=4)
     started = run(s, rules.StartTurn(rolls=(20,)))
     assert (started.sheet.clock, started.sheet.current, started.sheet.stabilised) == (3, -4, True)
-    assert "Début du tour de Brune (segment 4 sur 10)" in text(started)
+    assert "Début du tour de Brune (segment 4 sur 10)." in started.log
+    at_once = run(sheet(initiative_segment=1), rules.StartTurn())
+    assert at_once.log == ("Début du tour de Brune (segment 1 sur 10).",) and at_once.sheet.clock == 0
     ended = run(started.sheet, rules.EndRound())
     assert (ended.sheet.clock, ended.sheet.current) == (TURN, -4)
     assert ended.rolls == ()

@@ -432,7 +432,7 @@ def set_condition(sheet: SegmentsSheet, action: SetCondition, ctx: Context) -> S
         line = f"État {label} ajouté"
         if rs.conditions[cid].surprise:
             segments = surprise_segments(sheet, rs)
-            changes.update(surprise_segments=segments, surprised_for=0)
+            changes["surprise_segments"] = segments
             line += f" ({plural(segments, 'segment')} de surprise)"
         ctx.say(line + ".")
         return evolve(sheet, **changes)
@@ -644,7 +644,7 @@ def set_burning(sheet: SegmentsSheet, action: SetBurning, ctx: Context) -> Segme
     count, sides = rs.fire.damage
     # « 1d6 par tour tant qu'on brûle » : counted from now, at the end of each whole turn spent burning (S13).
     ctx.say(f"{_name(sheet)} prend feu : {count}d{sides} à la fin de chaque tour entier passé à brûler.")
-    return evolve(sheet, burning=True, burning_for=0)
+    return evolve(sheet, burning=True)
 
 
 def extinguish(sheet: SegmentsSheet, action: Extinguish, ctx: Context) -> SegmentsSheet:

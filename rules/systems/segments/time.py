@@ -90,7 +90,7 @@ def _next_events(sheet: SegmentsSheet, rs: SegmentsRules) -> list[int]:
     if sheet.nonlethal and rate:
         # Straight to the hour where the character wakes up, or where the last point is gone.
         target = sheet.nonlethal - sheet.current if sheet.nonlethal > sheet.current >= 0 else sheet.nonlethal
-        hours = max(1, -(-target // rate))
+        hours = -(-target // rate)
         found.append(now + _next_after(sheet.nonlethal_for, hour) + (hours - 1) * hour)
     return found
 
