@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from rules.model import Derived, Explained, Term, explained_modifier, explained_sum, fmt_int, plural
 from rules.systems.segments.sheet import (
@@ -44,7 +45,18 @@ def effective_light(sheet: SegmentsSheet, rs: SegmentsRules) -> tuple[LightLevel
 
 
 def effective_conditions(sheet: SegmentsSheet, rs: SegmentsRules) -> dict[str, str]:
-    """Every known state the character is under, with why (« posé », or what it comes from)."""
+    """Every known state the character is under, with why (« posé », or what it comes from).
+
+    The dict is shared (kept by the table's memo): read it, never change it.
+    """
+    key = ("known", sheet.conditions, sheet.fatigue, sheet.light, sheet.darkvision_m > 0)
+    known: dict[str, str] | None = rs.memo.get(key)
+    if known is None:
+        known = rs.memo.put(key, _effective_conditions(sheet, rs))
+    return known
+
+
+def _effective_conditions(sheet: SegmentsSheet, rs: SegmentsRules) -> dict[str, str]:
     result: dict[str, str] = {c: "posé" for c in sheet.conditions if c in rs.conditions}
     if sheet.fatigue:
         level = min(sheet.fatigue, len(rs.fatigue.levels))
@@ -80,7 +92,25 @@ def points_hidden_by(known: Iterable[str], rs: SegmentsRules) -> list[str]:
 
 def points_hidden(sheet: SegmentsSheet, rs: SegmentsRules) -> bool:
     """Whether the player must not read this character's PV (Engourdi: « on ignore son propre total »)."""
-    return bool(points_hidden_by(effective_conditions(sheet, rs), rs))
+    memo = rs.memo
+    if memo.hides_only_when_set:
+        return not memo.hide_roots.isdisjoint(sheet.conditions)
+    return not memo.hides.isdisjoint(effective_conditions(sheet, rs))
+
+
+def health_state_id(sheet: SegmentsSheet, rs: SegmentsRules) -> str:
+    """The id of ``health_state``, without its explanation (the rules ask for it after every change)."""
+    cur = sheet.current
+    if sheet.dead or cur <= -sheet.constitution:
+        return "mort"
+    if cur < 0:
+        return "stabilise" if sheet.stabilised else "mourant"
+    if sheet.nonlethal > cur:
+        return "inconscient"
+    if cur == 0:
+        return "chancelant"
+    num, den = rs.health.wounded_fraction
+    return "blesse" if cur * den <= sheet.base_maximum * num else "en_forme"
 
 
 def health_state(sheet: SegmentsSheet, rs: SegmentsRules) -> tuple[str, str]:
@@ -112,8 +142,7 @@ OUT_OF_ACTION = frozenset({"inconscient", "mourant", "stabilise", "mort"})
 # --- Damage reduction and resistances (« 7.4 Encaisser ») -----------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Reduction:
+class Reduction(NamedTuple):
     """One reduction X/type and where it comes from (armour, shield, natural armour, the creature)."""
 
     amount: int
@@ -126,7 +155,18 @@ class Reduction:
 
 
 def reductions(sheet: SegmentsSheet, rs: SegmentsRules) -> list[Reduction]:
-    """Every reduction the sheet carries, armour table first (« Ces réductions se cumulent entre elles »)."""
+    """Every reduction the sheet carries, armour table first (« Ces réductions se cumulent entre elles »).
+
+    The list is shared (kept by the table's memo): read it, never change it.
+    """
+    key = ("reductions", sheet.armour, sheet.shield, sheet.natural_armour, sheet.damage_reductions)
+    found: list[Reduction] | None = rs.memo.get(key)
+    if found is None:
+        found = rs.memo.put(key, _reductions(sheet, rs))
+    return found
+
+
+def _reductions(sheet: SegmentsSheet, rs: SegmentsRules) -> list[Reduction]:
     found: list[Reduction] = []
     if sheet.armour:
         rule = rs.armours[sheet.armour]
@@ -143,6 +183,13 @@ def reductions(sheet: SegmentsSheet, rs: SegmentsRules) -> list[Reduction]:
     return found
 
 
+@functools.lru_cache(maxsize=256)
+def reduction_detail(used: tuple[Reduction, ...]) -> str:
+    """« 3/− armure lourde + 1/− bouclier »: the reductions that stopped a hit, as the journal writes them."""
+    return " + ".join(f"{r.text} {r.source}" for r in used)
+
+
+@functools.lru_cache(maxsize=256)
 def damage_tags(damage_type: str | None) -> frozenset[str]:
     """``"tranchant, argent"`` → the attack's types; a reduction X/type is bypassed by any of them."""
     if not damage_type:
@@ -156,25 +203,38 @@ def resistances(sheet: SegmentsSheet) -> dict[str, int]:
 
 def _energies(tags: frozenset[str], sheet: SegmentsSheet, rs: SegmentsRules) -> list[str]:
     """The energies among a hit's types (a resistance on the sheet always names one, S10)."""
-    return sorted(t for t in tags if t in rs.damage_types and rs.damage_types[t].energy)
+    found = tags & rs.memo.energies
+    return sorted(found) if found else []
 
 
 def applicable_reduction(
     sheet: SegmentsSheet, rs: SegmentsRules, tags: frozenset[str]
-) -> tuple[int, list[Reduction], list[Reduction]]:
-    """Points a hit of these types loses, the reductions that stop it and those it bypasses."""
+) -> tuple[int, tuple[Reduction, ...], tuple[Reduction, ...]]:
+    """Points a hit of these types loses, the reductions that stop it and those it bypasses (shared: read only)."""
+    key = ("applicable", sheet.armour, sheet.shield, sheet.natural_armour, sheet.damage_reductions, tags)
+    found: tuple[int, tuple[Reduction, ...], tuple[Reduction, ...]] | None = rs.memo.get(key)
+    if found is None:
+        found = rs.memo.put(key, _applicable_reduction(sheet, rs, tags))
+    return found
+
+
+def _applicable_reduction(
+    sheet: SegmentsSheet, rs: SegmentsRules, tags: frozenset[str]
+) -> tuple[int, tuple[Reduction, ...], tuple[Reduction, ...]]:
     if _energies(tags, sheet, rs) and not rs.reduction.applies_to_energy:
-        return 0, [], []
+        return 0, (), ()
     every = reductions(sheet, rs)
-    used = [r for r in every if r.bypass is None or r.bypass not in tags]
-    bypassed = [r for r in every if r not in used]
+    used = tuple(r for r in every if r.bypass is None or r.bypass not in tags)
+    bypassed = tuple(r for r in every if r not in used)
     if used and not rs.reduction.all_stack:
-        used = [max(used, key=lambda r: r.amount)]
+        used = (max(used, key=lambda r: r.amount),)
     return sum(r.amount for r in used), used, bypassed
 
 
 def applicable_resistance(sheet: SegmentsSheet, rs: SegmentsRules, tags: frozenset[str]) -> tuple[int, str]:
     """« réservé à une énergie précise … et sans contournement possible »."""
+    if not sheet.energy_resistances:
+        return 0, ""
     energies = _energies(tags, sheet, rs)
     if not energies:
         return 0, ""

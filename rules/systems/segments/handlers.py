@@ -9,8 +9,7 @@ without gender (« n'est plus en vie », « stabilisation réussie »).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from rules.actions import (
     ClearConditions,
@@ -46,8 +45,10 @@ from rules.systems.segments.derive import (
     effective_conditions,
     fatigue_label,
     health_state,
+    health_state_id,
     is_dead,
     points_hidden,
+    reduction_detail,
     reductions,
     surprise_segments,
 )
@@ -74,12 +75,13 @@ def hidden_note(sheet: SegmentsSheet, rs: SegmentsRules) -> str:
     return f"total de PV caché ({', '.join(points_hidden_by(effective_conditions(sheet, rs), rs))})"
 
 
-def _tell(ctx: Context, hidden: bool, line: str, player: str | None) -> None:
-    """``line`` for everyone; while the PV are hidden, ``line`` for the GM only and ``player`` (no PV figure)."""
+def _tell(ctx: Context, hidden: bool, line: str, player: str | Callable[[], str] | None) -> None:
+    """``line`` for everyone; while the PV are hidden, ``line`` for the GM only and ``player`` (no PV figure,
+    a function when it costs something to write)."""
     if hidden:
         ctx.say(line, secret=True)
         if player:
-            ctx.say(player)
+            ctx.say(player if isinstance(player, str) else player())
     else:
         ctx.say(line)
 
@@ -140,9 +142,10 @@ def _settle(old: SegmentsSheet, new: SegmentsSheet, rs: SegmentsRules, ctx: Cont
     if not new.dead and new.current <= -new.constitution:
         why = f"{fmt_int(new.current)} PV : l'opposé de sa Constitution ({new.constitution}) est atteint"
         new = _die(new, rs, ctx, why, shows_points=True)
-    before, _ = health_state(old, rs)
-    after, why = health_state(new, rs)
+    before = health_state_id(old, rs)
+    after = health_state_id(new, rs)
     if before != after and after != "mort":
+        why = health_state(new, rs)[1]
         line = f"{_name(new)} : {rs.health_states[before].label} → {rs.health_states[after].label}"
         # While Engourdi the player must not read their total: only falling out of action, or coming back, is told.
         told = after in OUT_OF_ACTION or before in OUT_OF_ACTION
@@ -162,8 +165,7 @@ def _settle(old: SegmentsSheet, new: SegmentsSheet, rs: SegmentsRules, ctx: Cont
 # --------------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Harm:
+class Harm(NamedTuple):
     """What hurts: a blow, a fall, flames, cold… (world harm ignores armour class, not reductions)."""
 
     what: str
@@ -175,9 +177,8 @@ class Harm:
 
 def _hit(sheet: SegmentsSheet, raw: int, harm: Harm, rs: SegmentsRules, ctx: Context) -> SegmentsSheet:
     """One hit of ``raw`` damage: halving, reductions, resistance, temporary points, then PV."""
-    name = _name(sheet)
-    if is_dead(sheet):
-        ctx.say(f"{name} n'est plus en vie : {raw} dégâts sans effet.")
+    if sheet.dead or sheet.current <= -sheet.constitution:
+        ctx.say(f"{_name(sheet)} n'est plus en vie : {raw} dégâts sans effet.")
         return sheet
     amount = raw
     kind = " non létaux" if harm.nonlethal else ""
@@ -189,17 +190,17 @@ def _hit(sheet: SegmentsSheet, raw: int, harm: Harm, rs: SegmentsRules, ctx: Con
     if total and amount:
         cut = min(amount, total)
         amount -= cut
-        detail = " + ".join(f"{r.text} {r.source}" for r in used)
-        parts.append(f"− {cut} (réduction {detail})")
+        parts.append(f"− {cut} (réduction {reduction_detail(used)})")
     for red in bypassed:
         parts.append(f"(réduction {red.text} contournée)")
     if not used and not bypassed and not rs.reduction.applies_to_energy and reductions(sheet, rs):
         parts.append("(les réductions n'arrêtent pas les énergies)")
-    resist, energy = applicable_resistance(sheet, rs, harm.tags)
-    if resist and amount:
-        cut = min(amount, resist)
-        amount -= cut
-        parts.append(f"− {cut} (résistance {energy} {resist})")
+    if sheet.energy_resistances:
+        resist, energy = applicable_resistance(sheet, rs, harm.tags)
+        if resist and amount:
+            cut = min(amount, resist)
+            amount -= cut
+            parts.append(f"− {cut} (résistance {energy} {resist})")
     absorbed = min(sheet.temporary, amount)
     rest = amount - absorbed
     if absorbed:
@@ -227,7 +228,7 @@ def _hit(sheet: SegmentsSheet, raw: int, harm: Harm, rs: SegmentsRules, ctx: Con
     else:
         line += f" → PV {fmt_int(old_cur)} → {fmt_int(new_cur)}{floor}"
     hidden = points_hidden(sheet, rs)
-    _tell(ctx, hidden, line + ".", f"{harm.what} : {raw} dégâts{kind} encaissés ({hidden_note(sheet, rs)}).")
+    _tell(ctx, hidden, line + ".", lambda: f"{harm.what} : {raw} dégâts{kind} encaissés ({hidden_note(sheet, rs)}).")
     new = evolve(sheet, temporary=sheet.temporary - absorbed, current=new_cur, nonlethal=new_nl)
     if (
         new_cur < old_cur
@@ -246,9 +247,14 @@ def _hit(sheet: SegmentsSheet, raw: int, harm: Harm, rs: SegmentsRules, ctx: Con
 
 def _weapon_drop(sheet: SegmentsSheet, rs: SegmentsRules, ctx: Context) -> bool:
     """Engourdi: « tout coup encaissé fait lâcher son arme sauf réussite d'une Vigueur difficulté 15 »."""
+    drops = rs.memo.drops
+    if not drops or (rs.memo.drops_only_when_set and rs.memo.drop_roots.isdisjoint(sheet.conditions)):
+        return False
     known = effective_conditions(sheet, rs)
-    dds = [rs.conditions[c].drop_weapon_dd for c in known if rs.conditions[c].drop_weapon_dd is not None]
-    if not dds or health_state(sheet, rs)[0] in OUT_OF_ACTION:
+    if drops.isdisjoint(known):
+        return False
+    dds = [rs.conditions[c].drop_weapon_dd for c in known if c in drops]
+    if not dds or health_state_id(sheet, rs) in OUT_OF_ACTION:
         return False
     dd = max(d for d in dds if d is not None)
     if _check(ctx, sheet, "fortitude", dd, "Vigueur pour garder son arme (Engourdi)"):
@@ -310,7 +316,7 @@ def _alive(sheet: SegmentsSheet, what: str) -> None:
 def damage(sheet: SegmentsSheet, action: Damage, ctx: Context) -> SegmentsSheet:
     rs: SegmentsRules = ctx.ruleset
     tags = damage_tags(action.damage_type)
-    unknown = sorted(t for t in tags if t not in rs.damage_types)
+    unknown = sorted(tags - rs.memo.types) if tags else None
     if unknown:
         # An unknown or misspelt type would silently be a plain blow (« fue » meets the armour): refused.
         names = ", ".join(f"« {t} »" for t in unknown)
@@ -352,7 +358,7 @@ def _restore(sheet: SegmentsSheet, amount: int, rs: SegmentsRules, ctx: Context,
         line += f" (maximum {top} atteint)"
     if new_nl != sheet.nonlethal:
         line += f" ; non létaux {sheet.nonlethal} → {new_nl}"
-    _tell(ctx, points_hidden(sheet, rs), line + ".", f"{what} : {hidden_note(sheet, rs)}.")
+    _tell(ctx, points_hidden(sheet, rs), line + ".", lambda: f"{what} : {hidden_note(sheet, rs)}.")
     return _settle(sheet, evolve(sheet, current=new_cur, nonlethal=new_nl), rs, ctx)
 
 
@@ -376,14 +382,14 @@ def gain_temporary(sheet: SegmentsSheet, action: GainTemporary, ctx: Context) ->
     # House rule for every system (GLOSSARY): temporary points never stack (S11).
     if old and not action.replace:
         line = f"Points de vie temporaires : {old} conservés, les {amount} nouveaux ne se cumulent pas."
-        _tell(ctx, hidden, line, f"Points de vie temporaires : les anciens restent ({hidden_note(sheet, rs)}).")
+        _tell(ctx, hidden, line, lambda: f"Points de vie temporaires : les anciens restent ({hidden_note(sheet, rs)}).")
         return sheet
     line = (
         f"Points de vie temporaires : {old} remplacés par {amount}."
         if old
         else f"Points de vie temporaires : {amount}."
     )
-    _tell(ctx, hidden, line, f"Points de vie temporaires reçus ({hidden_note(sheet, rs)}).")
+    _tell(ctx, hidden, line, lambda: f"Points de vie temporaires reçus ({hidden_note(sheet, rs)}).")
     return evolve(sheet, temporary=amount)
 
 
@@ -805,6 +811,3 @@ def after_edit(old: SegmentsSheet, new: SegmentsSheet, rs: SegmentsRules, ctx: C
         ctx.say(f"Points de vie modifiés ({hidden_note(new, rs)}).")
     # Death is automatic: a lowered Constitution or PV below its negative kills (« 7.2 »).
     return _settle(old, new, rs, ctx)
-
-
-Handler = Callable[[SegmentsSheet, Any, Context], SegmentsSheet]

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import re
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field, PositiveInt, field_validator, model_validator
 
@@ -258,3 +259,53 @@ class SegmentsRules(Table):
     @property
     def segments_per_turn(self) -> int:
         return self.time_units["turn"] // self.time_units["segment"]
+
+    @functools.cached_property
+    def memo(self) -> Memo:
+        """What the rules compute again and again from this table and a few fields of a sheet (per table)."""
+        return Memo(self)
+
+
+class Memo:
+    """Results of pure functions of this table and a few sheet fields, kept so that ``apply`` does not redo
+    them for every action (the effective states of a sheet, its reductions against a hit's types…)."""
+
+    LIMIT = 4096
+
+    def __init__(self, rs: SegmentsRules) -> None:
+        self.hides = frozenset(c for c, r in rs.conditions.items() if r.hides_points)
+        self.drops = frozenset(c for c, r in rs.conditions.items() if r.drop_weapon_dd is not None)
+        # The states that bring a hiding (or weapon-dropping) state along, themselves or through ``implies``;
+        # when only set states can (not a fatigue degree, not the light), a glance at the set ones answers.
+        self.hide_roots = self._roots(rs, self.hides)
+        self.drop_roots = self._roots(rs, self.drops)
+        derived = {*rs.fatigue.levels, *(r.blinds for r in rs.light.values() if r.blinds is not None)}
+        self.hides_only_when_set = derived.isdisjoint(self.hide_roots)
+        self.drops_only_when_set = derived.isdisjoint(self.drop_roots)
+        self.energies = frozenset(k for k, v in rs.damage_types.items() if v.energy)
+        self.types = frozenset(rs.damage_types)
+        self.surprises = frozenset(c for c, r in rs.conditions.items() if r.surprise)
+        self._values: dict[tuple[Any, ...], Any] = {}
+
+    @staticmethod
+    def _roots(rs: SegmentsRules, targets: frozenset[str]) -> frozenset[str]:
+        roots = set()
+        for cid in rs.conditions:
+            seen, pending = {cid}, [cid]
+            while pending:
+                for implied in rs.conditions[pending.pop()].implies:
+                    if implied not in seen:
+                        seen.add(implied)
+                        pending.append(implied)
+            if not targets.isdisjoint(seen):
+                roots.add(cid)
+        return frozenset(roots)
+
+    def get(self, key: tuple[Any, ...]) -> Any:
+        return self._values.get(key)
+
+    def put(self, key: tuple[Any, ...], value: Any) -> Any:
+        if len(self._values) >= self.LIMIT:
+            self._values.clear()
+        self._values[key] = value
+        return value

@@ -51,7 +51,10 @@ STEP_CAP = 20_000
 
 
 def _surprise_ids(sheet: SegmentsSheet, rs: SegmentsRules) -> list[str]:
-    return [c for c in sheet.conditions if c in rs.conditions and rs.conditions[c].surprise]
+    surprises = rs.memo.surprises
+    if surprises.isdisjoint(sheet.conditions):
+        return []
+    return [c for c in sheet.conditions if c in surprises]
 
 
 def _next_after(counter: int, period: int) -> int:
@@ -133,7 +136,7 @@ def _elapse(sheet: SegmentsSheet, dt: int, rs: SegmentsRules, ctx: Context, told
             new = evolve(sheet, current=sheet.current - loss)
             what = f"Mourant, {plural(segments, 'segment')}"
             line = f"{what} : PV {fmt_int(sheet.current)} → {fmt_int(new.current)}."
-            _tell(ctx, points_hidden(sheet, rs), line, f"{what} : {hidden_note(sheet, rs)}.")
+            _tell(ctx, points_hidden(sheet, rs), line, lambda: f"{what} : {hidden_note(sheet, rs)}.")
             sheet = _settle(sheet, new, rs, ctx)
     if before.suffocating_for is not None and not is_dead(sheet):
         s0, s1 = before.suffocating_for, before.suffocating_for + dt
@@ -245,7 +248,7 @@ def pass_time(sheet: SegmentsSheet, seconds: int, rs: SegmentsRules, ctx: Contex
         steps += 1
         if steps > STEP_CAP:
             raise Refused("Trop d'étapes à simuler d'un coup : faites passer le temps par périodes plus courtes.")
-    return evolve(sheet, clock=end)
+    return sheet if sheet.clock == end else evolve(sheet, clock=end)
 
 
 def advance_time(sheet: SegmentsSheet, action: AdvanceTime, ctx: Context) -> SegmentsSheet:
