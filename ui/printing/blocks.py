@@ -104,13 +104,15 @@ class Table:
     """A table; its header is printed again at the top of each page it continues on.
 
     ``blank_rows``: empty rows after the given ones, to fill by pen. ``zebra``: every other row is
-    lightly shaded (only a help to the eye, never information).
+    lightly shaded (only a help to the eye, never information). A table whose headers are all empty
+    has no header row.
     """
 
     columns: tuple[Column, ...]
     rows: tuple[tuple[Cell, ...], ...] = ()
     blank_rows: int = 0
     zebra: bool = False
+    ruled: bool = True  # cell borders; without them, a table is only columns of text
     style: TextStyle = "body"
     row_lines: float = 1.0  # the least height of a row, in lines of text (room to write by pen)
 

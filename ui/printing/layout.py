@@ -566,7 +566,7 @@ class _SheetPrint:
         return [Keep((Heading(_tr("Équipement et protections")), table))]
 
     def computed(self) -> list[Block]:
-        lines: list[Block] = []
+        lines: list[str] = []
         said: set[str] = set()
         for name, explained in self.derived.items():
             if name in self.shown or not explained.text or self.hidden(name) or explained.text in said:
@@ -577,10 +577,14 @@ class _SheetPrint:
                 continue  # nothing to say (no restriction, no immunity, nothing to come…)
             if isinstance(value, int) and not isinstance(value, bool) and value == 0 and name not in self.info.extra:
                 continue
-            lines.append(Paragraph("• " + _cap(explained.text), "small"))
+            lines.append("• " + _cap(explained.text))
         if not lines:
             return []
-        return [Heading(_tr("Valeurs calculées")), *lines]
+        # Two columns of short sentences, read down the first column then the second.
+        half = (len(lines) + 1) // 2
+        rows = tuple((lines[i], lines[i + half] if i + half < len(lines) else "") for i in range(half))
+        table = Table((Column(""), Column("")), rows, style="small", ruled=False)
+        return [Heading(_tr("Valeurs calculées")), table]
 
     def notes(self) -> list[Block]:
         text = str(getattr(self.sheet, "notes", "") or "")

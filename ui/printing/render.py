@@ -500,7 +500,7 @@ class _Measure:
 
     def _table(self, block: Table) -> list[_Atom]:
         s = self.s
-        pad_x, pad_y = s.points(2.5), s.points(1.8)
+        pad_x, pad_y = s.points(2.5), s.points(1.8) if block.ruled else s.points(0.6)
         fixed = sum(s.mm(c.fixed_mm) for c in block.columns if c.fixed_mm is not None)
         weights = sum(c.weight for c in block.columns if c.fixed_mm is None) or 1.0
         free = max(self.width - fixed, 0.0)
@@ -528,6 +528,8 @@ class _Measure:
                     p.fillRect(QRectF(0, y, self.width, total), s.header_shade if header else s.shade)
                 for i, draw_cell in enumerate(laid):
                     draw_cell(p, xs[i] + pad_x, y + pad_y)
+                if not block.ruled:
+                    return
                 p.setPen(s.pen(0.5))
                 p.setBrush(Qt.BrushStyle.NoBrush)
                 p.drawRect(QRectF(0, y, self.width, total))
