@@ -163,7 +163,7 @@ class _Style:
 class _Text:
     """Wrapped plain text (never markup), ready to draw line by line."""
 
-    def __init__(self, text: str, font: QFont, width: float, device: QPagedPaintDevice) -> None:
+    def __init__(self, text: str, font: QFont, width: float, device: QPagedPaintDevice, metrics: QFontMetricsF) -> None:
         self.layouts: list[QTextLayout] = []
         self.lines: list[QTextLine] = []
         self.tops: list[float] = []
@@ -171,7 +171,6 @@ class _Text:
         self.widths: list[float] = []
         option = QTextOption()
         option.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
-        metrics = QFontMetricsF(font, device)
         y = 0.0
         for part in text.split("\n"):
             layout = QTextLayout(part, font, device)
@@ -193,9 +192,10 @@ class _Text:
             layout.endLayout()
             self.layouts.append(layout)
         self.height = y
+        self.natural = max(self.widths, default=0.0)
 
     def natural_width(self) -> float:
-        return max(self.widths, default=0.0)
+        return self.natural
 
     def draw_line(self, painter: QPainter, index: int, x: float, y: float) -> None:
         """Line ``index`` with its top at ``y``."""
@@ -240,14 +240,28 @@ class _Measure:
         self.device = device
         self.s = style
         self.width = width
+        # Labels, headers and condition names come back on every sheet: each is laid out once.
+        self._texts: dict[tuple[str, int, float], _Text] = {}
+        self._metrics: dict[int, QFontMetricsF] = {}
+
+    def metrics(self, font: QFont) -> QFontMetricsF:
+        key = id(font)
+        found = self._metrics.get(key)
+        if found is None:
+            found = self._metrics[key] = QFontMetricsF(font, self.device)
+        return found
 
     def text(self, text: str, font: QFont, width: float) -> _Text:
-        return _Text(text, font, width, self.device)
+        key = (text, id(font), round(width, 1))
+        found = self._texts.get(key)
+        if found is None:
+            found = self._texts[key] = _Text(text, font, width, self.device, self.metrics(font))
+        return found
 
     # -- cells (used by tables, field grids and check grids) --
 
     def box_size(self, font: QFont) -> float:
-        return QFontMetricsF(font, self.device).ascent() * 1.0
+        return self.metrics(font).ascent()
 
     def _draw_box(self, painter: QPainter, x: float, y: float, size: float, ticked: bool) -> None:
         painter.setPen(self.s.pen(0.7))
@@ -286,7 +300,7 @@ class _Measure:
 
             return laid.height, laid.natural_width(), draw_text
         font = s.cell_font(base)
-        metrics = QFontMetricsF(font, self.device)
+        metrics = self.metrics(font)
         line = metrics.height()
         size = self.box_size(font)
         top = (line - size) / 2
@@ -442,7 +456,7 @@ class _Measure:
         if current:
             rows.append(current)
         label_font = s.fonts["small"]
-        line_h = QFontMetricsF(s.fonts["body"], self.device).height()
+        line_h = self.metrics(s.fonts["body"]).height()
         pad = s.points(1.5)
         label_gap = s.mm(1.5)
         atoms = []
@@ -507,7 +521,7 @@ class _Measure:
         widths = [s.mm(c.fixed_mm) if c.fixed_mm is not None else free * c.weight / weights for c in block.columns]
         xs = [sum(widths[:i]) for i in range(len(widths))]
         base = block.style
-        line_h = QFontMetricsF(s.cell_font(base), self.device).height()
+        line_h = self.metrics(s.cell_font(base)).height()
         min_h = line_h * max(block.row_lines, 1.0)
 
         def row_atom(cells: Sequence[Cell], header: bool, shade: bool) -> _Atom:
