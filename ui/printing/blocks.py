@@ -54,7 +54,14 @@ class Options:
     chosen: int | None = None
 
 
-Cell: TypeAlias = str | Styled | Check | Boxes | Blank | Options
+@dataclass(frozen=True, slots=True)
+class Stack:
+    """Texts one under the other in one cell (a creature's name in bold, its kind under it)."""
+
+    parts: tuple[str | Styled, ...]
+
+
+Cell: TypeAlias = str | Styled | Check | Boxes | Blank | Options | Stack
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +157,7 @@ class Tally:
     label: str
     groups: tuple[TallyGroup, ...]
     after: str = ""
+    box_mm: float = 4.2  # the side of a box
 
 
 @dataclass(frozen=True, slots=True)

@@ -37,6 +37,7 @@ from ui.printing.blocks import (
     Paragraph,
     Printout,
     Space,
+    Stack,
     Styled,
     Table,
     Tally,
@@ -214,7 +215,8 @@ def _trauma_tally(info: rules.SystemInfo, trauma: dict[str, Any], filled: int | 
         after = _tr("au-delà : {0} ({1})").format(beyond.get("label", ""), beyond.get("opposition", ""))
         if filled is not None and left > 0:
             after += " — " + _tr("{0} au-delà de la jauge").format(_plural(left, _tr("cran"), _tr("crans")))
-    return Tally(_cap(info.points_label), tuple(groups), after)
+    # The gauge is the heart of a Sévérité sheet: large boxes, to tick and rub out at the table.
+    return Tally(_cap(info.points_label), tuple(groups), after, box_mm=6.0)
 
 
 def _ladder_rows(ladder: rules.LadderInfo, level: int | None) -> list[Block]:
@@ -674,6 +676,8 @@ class _BlankPrint:
                 fields.append(Field(_tr("{0} temporaires").format(info.points_short), Blank()))
             if "nonlethal" in features:
                 fields.append(Field(_tr("Dégâts non létaux"), Blank()))
+            if "action_dice" in features:
+                fields.append(Field(_tr("Dés d'action restants"), Blank()))
             out.append(FieldGrid(tuple(fields), 4 if len(fields) > 3 else 3))
         if "death_saves" in features:
             needed = _death_saves_needed(self.table)
@@ -713,7 +717,7 @@ class _BlankPrint:
             )
         else:
             items = tuple(CheckItem(s.label) for s in info.health_states)
-            out.append(CheckGrid(items, max(len(items), 4), _tr("État de santé")))
+            out.append(CheckGrid(items, len(items) if len(items) <= 5 else 4, _tr("État de santé")))
         return [Keep(tuple(out))]
 
     def characteristics(self) -> list[Block]:
@@ -804,11 +808,12 @@ class _BlankPrint:
         columns: list[Column] = [
             Column("N°", fixed_mm=7),
             Column(_tr("Gravité"), 1.5),
+            Column(_tr("Sévérité"), fixed_mm=15),
             Column(_tr("Crans"), fixed_mm=12),
             Column(_tr("Zone"), 1.5),
             Column(_tr("Dégâts"), 1.4),
         ]
-        cells: list[Cell] = [Blank(box=False)] * 5
+        cells: list[Cell] = [Blank(box=False)] * 6
         if treatments:
             columns.append(Column(_tr("Traitement"), 2.6))
             cells.append(Options(treatments))
@@ -1001,7 +1006,7 @@ def table_printout(document: PrintableDocument, *, gm_view: bool = True) -> Prin
         rows.append(
             (
                 Check(False),
-                f"{name}\n{detail}",
+                Stack((Styled(name), detail)),
                 points,
                 Blank(),
                 Styled(state),
@@ -1012,13 +1017,13 @@ def table_printout(document: PrintableDocument, *, gm_view: bool = True) -> Prin
         )
     columns = (
         Column(_tr("Agi"), fixed_mm=8, align="center"),
-        Column(_tr("Créature"), 2.2),
-        Column(_tr("Points"), 1.5),
+        Column(_tr("Créature"), 2.1),
+        Column(_tr("Points"), 1.4),
         Column(_tr("Nouveau"), fixed_mm=16, align="center"),
-        Column(_tr("État"), 1.2),
+        Column(_tr("État"), 1.5),
         Column(_tr("États"), 1.8),
         Column(_tr("Blessures"), 1.8),
-        Column(_tr("Notes"), 1.6),
+        Column(_tr("Notes"), 1.4),
     )
     subtitle = _tr("{0} — {1}").format(
         _plural(len(sheets), _tr("créature"), _tr("créatures")), ", ".join(systems) or _tr("aucun système")

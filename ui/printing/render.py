@@ -50,6 +50,7 @@ from ui.printing.blocks import (
     Paragraph,
     Printout,
     Space,
+    Stack,
     Styled,
     Table,
     Tally,
@@ -286,6 +287,18 @@ class _Measure:
                     font = s.fonts["small"]
             else:
                 font = s.cell_font(base)
+            if text.startswith("• "):
+                # A list item: the lines after the first start under the text, not under the bullet.
+                bullet = self.text("•", font, width)
+                indent = self.metrics(font).horizontalAdvance("• ")
+                rest = self.text(text[2:], font, width - indent)
+
+                def draw_item(p: QPainter, x: float, y: float) -> None:
+                    p.setPen(s.black)
+                    bullet.draw(p, x, y)
+                    rest.draw(p, x + indent, y)
+
+                return rest.height, rest.natural_width() + indent, draw_item
             laid = self.text(text, font, width)
 
             def draw_text(p: QPainter, x: float, y: float, laid: _Text = laid) -> None:
@@ -299,6 +312,15 @@ class _Measure:
                     laid.draw_line(p, i, x + dx, y + laid.tops[i])
 
             return laid.height, laid.natural_width(), draw_text
+        if isinstance(value, Stack):
+            parts = [self.cell(part, base, width, align) for part in value.parts]
+
+            def draw_stack(p: QPainter, x: float, y: float) -> None:
+                for height, _natural, draw_part in parts:
+                    draw_part(p, x, y)
+                    y += height
+
+            return sum(h for h, _n, _d in parts), max((n for _h, n, _d in parts), default=0.0), draw_stack
         font = s.cell_font(base)
         metrics = self.metrics(font)
         line = metrics.height()
@@ -468,7 +490,7 @@ class _Measure:
                 value = f.value if f.value is not None else Blank()
                 natural_label = self.text(f.label + " :", label_font, width).natural_width() + label_gap + s.points(1)
                 if isinstance(value, Blank) and value.box:
-                    value_w = s.mm(17)
+                    value_w = max(min(s.mm(17), width - natural_label), s.mm(10))
                 elif isinstance(value, Blank):
                     value_w = max(width - natural_label, width * 0.3)
                 else:
@@ -620,9 +642,9 @@ class _Measure:
         s = self.s
         label = self.text(block.label, s.fonts["bold"], self.width * 0.3)
         label_w = label.natural_width() + s.mm(3)
-        size = s.mm(4.2)
+        size = s.mm(block.box_mm)
         box_gap = s.mm(1.8)
-        group_gap = s.mm(4)
+        group_gap = s.mm(4) * max(1.0, block.box_mm / 4.2)
         caption_font = s.fonts["small"]
         # Place the groups left to right, on as many lines as needed.
         placed = []
