@@ -109,6 +109,13 @@ def effects_text(effects: Sequence[str]) -> str:
     return out
 
 
+def _weight(header: str, texts: Sequence[str]) -> float:
+    """A column's share of the width, from what it holds: long texts get room, short ones little."""
+    lengths = sorted(len(t) for t in texts) or [0]
+    typical = lengths[(len(lengths) * 3) // 4]  # most cells fit in the column, the longest wrap
+    return max(len(header) + 2, min(typical, 70), 8) / 10
+
+
 def _plural(count: int, singular: str, plural: str) -> str:
     return f"{fmt_number(count)} {singular if abs(count) <= 1 else plural}"
 
@@ -514,7 +521,6 @@ class _SheetPrint:
         if isinstance(penalties, dict):
             self.shown.add("body_part_penalties")
         headers = [_tr("Blessure"), _tr("Gravité"), _tr("Effet"), _tr("Soins"), _tr("Guérison"), _tr("Note")]
-        weights = [2.2, 1.6, 3.0, 1.4, 2.0, 2.4]
         out: list[Block] = [Heading(_tr("Blessures ({0})").format(len(rows)))]
         if not rows:
             out.append(Paragraph(_tr("Aucune blessure."), "small"))
@@ -528,7 +534,9 @@ class _SheetPrint:
                     if isinstance(penalty, int) and penalty and not row[2]:
                         row[2] = _tr("malus {0} aux actions de cette partie").format(fmt_signed(penalty))
             keep = [i for i in range(len(headers)) if i == 0 or any(str(r[i]) for r in cells)]
-            columns = [Column("N°", fixed_mm=8, align="center")] + [Column(headers[i], weights[i]) for i in keep]
+            columns = [Column("N°", fixed_mm=8, align="center")] + [
+                Column(headers[i], _weight(headers[i], [str(r[i]) for r in cells])) for i in keep
+            ]
             table_rows = tuple((str(r.key), *(str(cells[n][i]) for i in keep)) for n, r in enumerate(rows))
             out.append(Table(tuple(columns), table_rows, style="small", zebra=True))
         bleeding = self.value("bleeding")
@@ -929,6 +937,13 @@ class _BlankPrint:
                     )
                 )
             )
+        methods = [str(m[1]) for m in self.info.extra.get("stabilise_methods", ()) or () if len(m) >= 2]
+        notes = [str(self.info.extra[k]) for k in ("stabilised_note", "hidden_points_note") if self.info.extra.get(k)]
+        if methods or notes:
+            lines: list[Block] = [Paragraph(_tr("Stabiliser et soigner"), "bold")]
+            lines += [Paragraph("• " + _tr("Stabiliser : {0}.").format(m), "small") for m in methods]
+            lines += [Paragraph("• " + n, "small") for n in notes]
+            out.append(Keep(tuple(lines)))
         light = self.info.extra.get("light_levels")
         if light:
             rows_l = tuple((Styled(str(p[1])), str(p[2]) if len(p) > 2 else "") for p in light)

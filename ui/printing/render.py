@@ -534,15 +534,58 @@ class _Measure:
 
         return draw
 
+    def _longest_word(self, cell: Cell, font: QFont, bold: QFont) -> float:
+        if isinstance(cell, Stack):
+            return max((self._longest_word(part, font, bold) for part in cell.parts), default=0.0)
+        if isinstance(cell, (str, Styled)):
+            text = cell if isinstance(cell, str) else cell.text
+            metrics = self.metrics(bold if isinstance(cell, Styled) else font)
+            return max((metrics.horizontalAdvance(word) for word in text.split()), default=0.0)
+        return 0.0
+
+    def _column_widths(self, block: Table, pad_x: float) -> list[float]:
+        """Fixed columns as asked; the others share the rest by weight, but each is at least as wide as
+        its longest word (a word is cut only when it could never fit)."""
+        s = self.s
+        font, bold = s.cell_font(block.style), s.cell_font(block.style, styled=True)
+        columns = block.columns
+        fixed = sum(s.mm(c.fixed_mm) for c in columns if c.fixed_mm is not None)
+        free = max(self.width - fixed, 0.0)
+        least = [0.0] * len(columns)
+        for i, column in enumerate(columns):
+            if column.fixed_mm is not None:
+                continue
+            words = [self._longest_word(column.header, bold, bold)]
+            words += [self._longest_word(row[i], font, bold) for row in block.rows if i < len(row)]
+            least[i] = max(words) + 2 * pad_x + s.points(0.5)
+        loose = [i for i, c in enumerate(columns) if c.fixed_mm is None]
+        widths = [s.mm(c.fixed_mm) if c.fixed_mm is not None else 0.0 for c in columns]
+        # Give each column its least width where its share is smaller, then share what is left.
+        pinned: set[int] = set()
+        while True:
+            rest = free - sum(widths[i] for i in pinned)
+            weights = sum(columns[i].weight for i in loose if i not in pinned) or 1.0
+            changed = False
+            for i in loose:
+                if i in pinned:
+                    continue
+                share = rest * columns[i].weight / weights
+                if share < least[i] and sum(least[j] for j in loose) <= free:
+                    widths[i] = least[i]
+                    pinned.add(i)
+                    changed = True
+            if not changed:
+                for i in loose:
+                    if i not in pinned:
+                        widths[i] = rest * columns[i].weight / weights
+                return widths
+
     def _table(self, block: Table) -> list[_Atom]:
         s = self.s
         pad_x, pad_y = s.points(2.5), s.points(1.8) if block.ruled else s.points(0.6)
-        fixed = sum(s.mm(c.fixed_mm) for c in block.columns if c.fixed_mm is not None)
-        weights = sum(c.weight for c in block.columns if c.fixed_mm is None) or 1.0
-        free = max(self.width - fixed, 0.0)
-        widths = [s.mm(c.fixed_mm) if c.fixed_mm is not None else free * c.weight / weights for c in block.columns]
-        xs = [sum(widths[:i]) for i in range(len(widths))]
         base = block.style
+        widths = self._column_widths(block, pad_x)
+        xs = [sum(widths[:i]) for i in range(len(widths))]
         line_h = self.metrics(s.cell_font(base)).height()
         min_h = line_h * max(block.row_lines, 1.0)
 
