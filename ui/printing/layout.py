@@ -906,6 +906,7 @@ class _BlankPrint:
             out.append(
                 Keep(
                     (
+                        Space(4),
                         Paragraph(_tr("Gravité des Blessures"), "bold"),
                         Table(
                             (
@@ -928,6 +929,7 @@ class _BlankPrint:
             out.append(
                 Keep(
                     (
+                        Space(4),
                         Paragraph(_tr("Défi de Ténacité"), "bold"),
                         Table(
                             (Column(_tr("Réussite"), 1.3), Column(_tr("Ténacité"), 1.3), Column(_tr("Effet"), 5.0)),
@@ -940,7 +942,7 @@ class _BlankPrint:
         methods = [str(m[1]) for m in self.info.extra.get("stabilise_methods", ()) or () if len(m) >= 2]
         notes = [str(self.info.extra[k]) for k in ("stabilised_note", "hidden_points_note") if self.info.extra.get(k)]
         if methods or notes:
-            lines: list[Block] = [Paragraph(_tr("Stabiliser et soigner"), "bold")]
+            lines: list[Block] = [Space(4), Paragraph(_tr("Stabiliser et soigner"), "bold")]
             lines += [Paragraph("• " + _tr("Stabiliser : {0}.").format(m), "small") for m in methods]
             lines += [Paragraph("• " + n, "small") for n in notes]
             out.append(Keep(tuple(lines)))
@@ -950,13 +952,14 @@ class _BlankPrint:
             out.append(
                 Keep(
                     (
+                        Space(4),
                         Paragraph(_tr("Éclairage"), "bold"),
                         Table((Column(_tr("Lumière"), 1.3), Column(_tr("Effet"), 5.0)), rows_l, style="small"),
                     )
                 )
             )
         if self.info.conditions:
-            out.append(Paragraph(_tr("États et leurs effets"), "bold"))
+            out += [Space(4), Paragraph(_tr("États et leurs effets"), "bold")]
             rows_c: list[tuple[Cell, ...]] = []
             groups = {g.id: g for g in self.info.condition_groups}
             for group in self.info.condition_groups:
