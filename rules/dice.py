@@ -8,6 +8,7 @@ caller's generator.
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import re
@@ -26,9 +27,6 @@ _ROLLER = d20.Roller()
 _STRINGIFIER = d20.SimpleStringifier()
 
 _SIMPLE_DICE = re.compile(r"^\s*(\d*)\s*[dD]\s*(\d+)\s*$")
-# « 2d6 », « d8+1 », « 3d6 - 2 »: rolled without the d20 library's parser (issue 15), the same draws from
-# the generator and the same detail as the library gives.
-_PLAIN_DICE = re.compile(r"(\d{0,4})d(\d{1,6})\s*(?:([+-])\s*(\d{1,9}))?")
 MAX_EXPRESSION_LENGTH = 80
 # A whole number as a user types it (« 7 », « -3 », « +2 »).
 INTEGER = re.compile(r"[+-]?\d+")
@@ -79,6 +77,42 @@ def _french(exc: Exception) -> str:
     return "expression impossible à calculer"
 
 
+# The plain ``NdS±K`` expressions a sheet rolls most (« 1d6+2 », « 2d6 »), rolled without the d20 parser.
+_PLAIN_DICE = re.compile(r"(\d{0,3})d(\d{1,4})(?:\s*([+-])\s*(\d{1,6}))?")
+
+
+@functools.lru_cache(maxsize=256)
+def _plain_form(expression: str) -> tuple[int, int, int, str] | None:
+    """``"2d6+3"`` → ``(2, 6, 3, "2d6 ({}) + 3")``: count, sides, bonus and the detail's pattern; ``None`` when
+    the expression is not a plain ``NdS±K`` the fast path rolls."""
+    match = _PLAIN_DICE.fullmatch(expression)
+    if match is None:
+        return None
+    count = int(match.group(1) or 1)
+    sides = int(match.group(2))
+    if not (1 <= count <= 100 and 1 <= sides <= 1000):
+        return None
+    sign, bonus = match.group(3), int(match.group(4) or 0)
+    pattern = f"{count}d{sides} ({{}})" + (f" {sign} {bonus}" if sign else "")
+    return count, sides, (-bonus if sign == "-" else bonus), pattern
+
+
+def _roll_plain(expression: str, rng: random.Random) -> Roll | None:
+    """``NdS±K`` rolled exactly as the d20 library rolls and writes it (same draws from ``rng``, same detail),
+    at a fraction of its cost; ``None`` for anything else (the library handles it)."""
+    form = _plain_form(expression)
+    if form is None:
+        return None
+    count, sides, bonus, pattern = form
+    if count == 1:
+        face = rng.randrange(sides) + 1
+        total, faces = face + bonus, str(face)
+    else:
+        rolled = [rng.randrange(sides) + 1 for _ in range(count)]
+        total, faces = sum(rolled) + bonus, ", ".join(map(str, rolled))
+    return Roll(expression, total, f"{pattern.format(faces)} = {total}")
+
+
 def roll_expression(expression: str, rng: random.Random) -> Roll:
     """Roll a dice expression with ``rng``; a bad expression raises ``Refused`` in French.
 
@@ -89,11 +123,9 @@ def roll_expression(expression: str, rng: random.Random) -> Roll:
         raise Refused("Expression de dés vide.")
     if len(expression) > MAX_EXPRESSION_LENGTH:
         raise Refused(f"Expression de dés trop longue (au plus {MAX_EXPRESSION_LENGTH} caractères).")
-    plain = _PLAIN_DICE.fullmatch(expression)
+    plain = _roll_plain(expression, rng)
     if plain is not None:
-        fast = _roll_plain(expression, plain, rng)
-        if fast is not None:
-            return fast
+        return plain
     with _D20_LOCK:
         saved = _d20_expression.random
         _d20_expression.random = rng
@@ -121,25 +153,6 @@ def roll_expression(expression: str, rng: random.Random) -> Roll:
     if total != raw_total:
         detail += f" → {total} (arrondi à l'entier inférieur)"
     return Roll(expression, total, detail)
-
-
-def _roll_plain(expression: str, plain: re.Match[str], rng: random.Random) -> Roll | None:
-    """``NdS``, ``NdS+K`` or ``NdS-K`` rolled as the d20 library would (``randrange(S) + 1`` per die, detail
-    « 2d6 (3, 4) + 1 = 8 »); ``None`` for what only the library words (0 dice or faces, too many dice)."""
-    count_text, sides_text, sign, bonus_text = plain.groups()
-    count = int(count_text) if count_text else 1
-    sides = int(sides_text)
-    if not 1 <= count <= 1000 or sides < 1:
-        return None
-    randrange = rng.randrange
-    faces = [randrange(sides) + 1 for _ in range(count)]
-    total = sum(faces)
-    detail = f"{count}d{sides} ({', '.join(map(str, faces))})"
-    if sign is not None:
-        bonus = int(bonus_text)
-        total = total + bonus if sign == "+" else total - bonus
-        detail += f" {sign} {bonus}"
-    return Roll(expression, total, f"{detail} = {total}")
 
 
 def parse_amount(amount: int | str, rng: random.Random | None, what: str) -> Roll:
