@@ -523,7 +523,10 @@ def test_real_pv_and_total_with_temporary_pv_never_look_alike() -> None:
     # Nonlethal damage is compared with the total, and says so.
     staggered = rules.derive(run(s, rules.Damage(amount=18, nonlethal=True)).sheet)
     assert staggered.state == "chancelant"
-    assert "dégâts non létaux 18 = 18 PV au total (13 PV + 5 PV temporaires)" in staggered.explain("state")
+    assert staggered.explain("state") == (
+        "état : Chancelant (dégâts non létaux 18 = 18 PV au total, soit 13 PV + 5 PV temporaires) — Dégâts non "
+        "létaux égaux aux PV : une action simple par round."
+    )
     # The demo: « 9/52 » and « 14 PV » are the real PV and the total.
     demo = rules.derive(rules.demo_sheet("d20"))
     assert (demo.current, demo.total) == (9, 14)

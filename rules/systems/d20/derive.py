@@ -146,10 +146,10 @@ def health_state(sheet: D20Sheet, rs: D20Rules, dead: str | None = None) -> tupl
 
 
 def _nonlethal_words(nl: int, total: int, pv: str) -> str:
-    """« dégâts non létaux 12 > 10 PV », or with temporary PV « … > 10 PV au total (5 PV + 5 PV temporaires) »."""
+    """« dégâts non létaux 12 > 10 PV », or with temporary PV « … > 10 PV au total, soit 5 PV + 5 PV temporaires »."""
     sign = "=" if nl == total else ">"
     if pv.endswith("au total"):
-        return f"dégâts non létaux {nl} {sign} {fmt_int(total)} PV au total ({pv.split(' = ')[0]})"
+        return f"dégâts non létaux {nl} {sign} {fmt_int(total)} PV au total, soit {pv.split(' = ')[0]}"
     return f"dégâts non létaux {nl} {sign} {pv}"
 
 
