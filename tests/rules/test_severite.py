@@ -155,16 +155,58 @@ def test_devastatrice_power_adds_two_d8() -> None:
     assert out.rolls[1].expression == "2d8"
 
 
-def test_vital_zone_adds_a_modifier() -> None:
-    """« Une frappe portée sur une zone vitale peut se voir octroyer un Modificateur de plus. »"""
+def test_vital_zone_modifier_is_the_gms_choice_for_each_strike() -> None:
+    """« Une frappe portée sur une zone vitale peut se voir octroyer un Modificateur de plus. » — « peut » : the
+    GM grants it strike by strike (off by default), and only on a vital zone."""
     s = sheet(equipment=[ARMOURED])
-    limb = run(s, rules.Strike(margin=2, damage_type="tranchant", body_part="bras_droit", rolls=(3, 1)))
-    vital = run(s, rules.Strike(margin=2, damage_type="tranchant", body_part="torse", rolls=(3, 1)))
-    assert power_of(vital) - power_of(limb) == RS.power.vital_zone_modifier == 1
-    chosen = run(s, rules.Strike(margin=2, damage_type="tranchant", body_part="torse", vital_modifier=3, rolls=(3, 1)))
-    assert power_of(chosen) == 3 + 3
-    none = run(s, rules.Strike(margin=2, damage_type="tranchant", body_part="torse", vital_modifier=0, rolls=(3, 1)))
-    assert power_of(none) == 3
+    plain = run(s, rules.Strike(margin=2, damage_type="tranchant", body_part="torse", rolls=(3, 1)))
+    assert power_of(plain) == 3
+    assert "zone vitale" not in line(plain, "Puissance")
+    granted = run(s, rules.Strike(margin=2, damage_type="tranchant", body_part="torse", vital_zone=True, rolls=(3, 1)))
+    assert power_of(granted) == 3 + RS.power.vital_zone_modifier == 4
+    assert "+1 (zone vitale)" in line(granted, "Puissance")
+    # The table says how much (a house rule may make it +2).
+    plus_two = house(power={"vital_zone_modifier": 2})
+    strike = rules.Strike(margin=2, damage_type="tranchant", body_part="tete", vital_zone=True, rolls=(3, 1))
+    assert power_of(run(s, strike, plus_two)) == 5
+    # A limb is no vital zone: the modifier cannot be granted there, and nothing changes.
+    with pytest.raises(rules.Refused, match="Bras droit n'est pas une zone vitale .*tête, torse, abdomen"):
+        run(s, rules.Strike(margin=2, damage_type="tranchant", body_part="bras_droit", vital_zone=True, rolls=(3, 1)))
+
+
+def test_vital_zone_choice_is_a_field_of_the_strike_off_by_default() -> None:
+    """« peut se voir octroyer un Modificateur de plus » — the strike's form shows the choice, unticked."""
+    field = rules.Strike.model_fields["vital_zone"]
+    assert field.annotation is bool and field.default is False
+    assert field.title == "Zone vitale : accorder un Modificateur de plus"
+    # Every field a form shows is titled in French.
+    for action in (
+        rules.Strike,
+        rules.InflictWound,
+        rules.TenacityTest,
+        rules.TreatWound,
+        rules.DiagnoseWound,
+        rules.SetHandicap,
+        rules.WorseningRisk,
+        rules.SupernaturalHealing,
+        rules.EraseWound,
+    ):
+        for name, info in action.model_fields.items():
+            if name not in ("kind", "rolls"):
+                assert info.title, (action.__name__, name)
+
+
+def test_molle_power_says_it_adds_nothing_to_the_die() -> None:
+    """« Une Puissance Molle n’apporte aucun ajout en dehors du D4. »"""
+    s = sheet(equipment=[ARMOURED])
+    out = run(
+        s,
+        rules.Strike(
+            margin=0, damage_type="tranchant", body_part="torse", damage_modifier=3, vital_zone=True, rolls=(2, 1)
+        ),
+    )
+    assert power_of(out) == 2
+    assert "aucun ajout en dehors du dé" in line(out, "Puissance")
 
 
 def test_resistance_is_d4_plus_the_protection_of_the_zone_hit() -> None:
@@ -210,6 +252,19 @@ def test_severity_is_power_minus_resistance() -> None:
     assert line(out, "Sévérité =") == "Sévérité = 7 − 3 = 4."
     (wound,) = out.sheet.wounds
     assert (wound.severity, wound.grade) == (4, "legere")
+
+
+def test_severity_reads_soustraire_as_power_minus_resistance() -> None:
+    """« Pour l’obtenir il faut soustraire la Puissance de l’attaque à la Résistance de la victime » read with
+    « Si le résultat est négatif, cela signifie que l’attaque n’a pas causé suffisamment de dommages » : a stronger
+    blow gives a greater Sévérité (Puissance − Résistance), never the reverse (issue 14, note V0)."""
+    s = sheet()
+    weak = run(s, rules.Strike(margin=1, damage_type="percant", body_part="jambe_gauche", rolls=(1, 4)))
+    strong = run(s, rules.Strike(margin=1, damage_type="percant", body_part="jambe_gauche", rolls=(4, 1)))
+    assert line(weak, "Sévérité =") == "Sévérité = 1 − 4 = −3."
+    assert weak.sheet == s and "no_wound" in weak.events
+    assert line(strong, "Sévérité =") == "Sévérité = 4 − 1 = 3."
+    assert strong.sheet.wounds[0].severity == 3
 
 
 def test_negative_severity_makes_no_wound() -> None:

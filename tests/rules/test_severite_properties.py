@@ -39,7 +39,7 @@ actions = st.one_of(
         damage_type=st.sampled_from(list(RS.damage_types)),
         body_part=st.sampled_from(list(RS.body_parts)),
         damage_modifier=st.integers(-2, 6),
-        vital_modifier=st.none() | st.integers(0, 3),
+        vital_zone=st.booleans(),
         handicap=st.sampled_from(["", "Genou raide"]),
         handicap_penalty=st.integers(-3, 0),
     ),

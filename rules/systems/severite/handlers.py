@@ -294,13 +294,19 @@ def strike(sheet: SeveriteSheet, action: Strike, ctx: Context) -> SeveriteSheet:
     rs: SeveriteRules = ctx.ruleset
     _check_damage_type(action.damage_type, rs)
     _check_part(action.body_part, rs)
+    part = rs.body_parts[action.body_part]
+    if action.vital_zone and not part.vital:
+        vital_parts = ", ".join(p.label.lower() for p in rs.body_parts.values() if p.vital) or "aucune"
+        raise Refused(
+            f"{part.label} n'est pas une zone vitale (zones vitales : {vital_parts}) : "
+            "le Modificateur de zone vitale ne s'accorde pas."
+        )
     if sheet.dead:
         ctx.say(f"{_name(sheet)} : déjà mort, l'attaque est sans effet.")
         return sheet
     pw = rs.power
     grade_id = power_grade(action.margin, rs)
     grade = pw.grades[grade_id]
-    part = rs.body_parts[action.body_part]
     # « Le jet de Puissance comprend systématiquement un D4 »
     base = ctx.dice(1, pw.base_die, "Puissance")
     power = base.total
@@ -309,12 +315,14 @@ def strike(sheet: SeveriteSheet, action: Strike, ctx: Context) -> SeveriteSheet:
         if action.damage_modifier:
             power += action.damage_modifier
             parts.append(f"{signed(action.damage_modifier)} (mod. de dégâts)")
-        if part.vital:
-            # « Une frappe portée sur une zone vitale peut se voir octroyer un Modificateur de plus. »
-            vital = pw.vital_zone_modifier if action.vital_modifier is None else action.vital_modifier
-            if vital:
-                power += vital
-                parts.append(f"{signed(vital)} (zone vitale)")
+        # « Une frappe portée sur une zone vitale peut se voir octroyer un Modificateur de plus. »: the
+        # GM's choice for each strike (issue 14), worth the table's value.
+        if action.vital_zone and pw.vital_zone_modifier:
+            power += pw.vital_zone_modifier
+            parts.append(f"{signed(pw.vital_zone_modifier)} (zone vitale)")
+    elif action.damage_modifier or action.vital_zone:
+        # « Une Puissance Molle n'apporte aucun ajout en dehors du D4. »
+        parts.append("(aucun ajout en dehors du dé : ni Modificateur de dégâts, ni de zone vitale)")
     if grade.extra_dice:
         extra = ctx.dice(grade.extra_dice, pw.extra_die, "Puissance")
         power += extra.total
