@@ -14,11 +14,14 @@ from typing import Any, NamedTuple, TypeVar
 from pydantic import BaseModel, ConfigDict, Field
 
 from rules.dice import Roll, parse_amount, roll_dice
+from rules.errors import Refused
 
 MAX_NAME = 200
 MAX_NOTES = 20_000
 MAX_POINTS = 100_000
 MAX_LEVEL = 100
+# In-game time a sheet can count, in seconds (about 31,700 years): a bound a file or an action cannot pass.
+MAX_CLOCK = 10**12
 
 
 class Frozen(BaseModel):
@@ -37,7 +40,7 @@ class SheetBase(Frozen):
     notes: str = Field("", max_length=MAX_NOTES)
     is_npc: bool = False
     # In-game time elapsed for this character, in seconds; drives rests and timed rules.
-    clock: int = Field(0, ge=0)
+    clock: int = Field(0, ge=0, le=MAX_CLOCK)
 
 
 S = TypeVar("S", bound=BaseModel)
@@ -130,6 +133,8 @@ class Context:
         return result
 
     def finish(self, sheet: Any) -> Outcome:
+        if getattr(sheet, "clock", 0) > MAX_CLOCK:
+            raise Refused("Le temps de jeu de la fiche dépasserait la limite (environ 31 700 ans) : rien n'a changé.")
         if self.given:
             unused = ", ".join(str(v) for v in self.given)
             self.log.append(f"Valeurs de dés non utilisées : {unused}.")

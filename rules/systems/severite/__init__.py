@@ -16,7 +16,8 @@ never go below 0, and rest lowers only the notches of treated wounds.
 
 The modules are the system's sections: ``table`` (the rule table's schema), ``sheet``, ``actions``
 (Sévérité's own), ``gauge`` (the Trauma gauge, grids and labels, conditions on the sheet), ``handlers``
-(strikes, wounds, Ténacité, care), ``time`` (turns, rests), ``derive`` and ``describe`` (for the UI).
+(strikes, wounds, Ténacité, care), ``time`` (turns, rests), ``edit`` (hand edits), ``derive`` and
+``describe`` (for the UI).
 """
 
 from __future__ import annotations
@@ -37,8 +38,8 @@ from rules.systems.severite.actions import (
 )
 from rules.systems.severite.derive import derive
 from rules.systems.severite.describe import info
+from rules.systems.severite.edit import after_edit, edit_line, prepare_edit
 from rules.systems.severite.handlers import (
-    after_edit,
     clear_conditions,
     damage,
     diagnose_wound,
@@ -101,7 +102,9 @@ SYSTEM = register(
         },
         derive=derive,
         info=info,
+        prepare_edit=prepare_edit,
         after_edit=after_edit,
+        edit_line=edit_line,
         demo={
             "name": "Maëlle Corbier",
             "player": "Jonas",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from rules.errors import Refused
 from rules.model import Context, evolve
 from rules.systems.severite.sheet import SeveriteSheet, TurnTimer, Wound
@@ -126,19 +128,22 @@ def _replace_wound(sheet: SeveriteSheet, wound: Wound) -> SeveriteSheet:
 
 def _alive(sheet: SeveriteSheet, what: str) -> None:
     if sheet.dead:
-        raise Refused(f"{_name(sheet)} : mort, {what} impossible.")
+        raise Refused(f"{_name(sheet)} n'est plus en vie : {what} impossible.")
+
+
+def unknown(what: str, value: str, labels: Iterable[str]) -> Refused:
+    """« Zone du corps inconnue : « pied » (attendu : Tête, Torse, …). »: the choices by their labels."""
+    return Refused(f"{what} : « {value} » (attendu : {', '.join(labels)}).")
 
 
 def _check_part(part: str | None, rs: SeveriteRules) -> None:
     if part is not None and part not in rs.body_parts:
-        known = ", ".join(rs.body_parts)
-        raise Refused(f"Zone du corps inconnue : « {part} » (attendu : {known}).")
+        raise unknown("Zone du corps inconnue", part, (p.label for p in rs.body_parts.values()))
 
 
 def _check_damage_type(damage_type: str | None, rs: SeveriteRules) -> None:
     if damage_type is not None and damage_type not in rs.damage_types:
-        known = ", ".join(rs.damage_types)
-        raise Refused(f"Type de dégâts inconnu : « {damage_type} » (attendu : {known}).")
+        raise unknown("Type de dégâts inconnu", damage_type, (d.label for d in rs.damage_types.values()))
 
 
 def _is_psychological(damage_type: str | None, rs: SeveriteRules) -> bool:

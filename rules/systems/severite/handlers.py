@@ -40,6 +40,7 @@ from rules.systems.severite.gauge import (
     tier_rule,
     tier_text,
     trauma,
+    unknown,
     wound_grade,
     wound_label,
 )
@@ -84,8 +85,8 @@ def _tenacity(
     if sheet.dead:
         return sheet
     if blocking:
-        labels = ", ".join(condition_label(c, rs).lower() for c in blocking)
-        ctx.say(f"Pas de Défi de Ténacité : {_name(sheet)} est déjà {labels}.")
+        labels = ", ".join(condition_label(c, rs) for c in blocking)
+        ctx.say(f"Pas de Défi de Ténacité pour {_name(sheet)}, déjà dans l'état : {labels}.")
         return sheet
     total, parts = _tenacity_roll(sheet, rs, ctx, psychological)
     margin = total - opposition
@@ -302,7 +303,7 @@ def strike(sheet: SeveriteSheet, action: Strike, ctx: Context) -> SeveriteSheet:
             "le Modificateur de zone vitale ne s'accorde pas."
         )
     if sheet.dead:
-        ctx.say(f"{_name(sheet)} : déjà mort, l'attaque est sans effet.")
+        ctx.say(f"{_name(sheet)} n'est plus en vie : l'attaque est sans effet.")
         return sheet
     pw = rs.power
     grade_id = power_grade(action.margin, rs)
@@ -368,7 +369,7 @@ def damage(sheet: SeveriteSheet, action: Damage, ctx: Context) -> SeveriteSheet:
     _check_part(action.body_part, rs)
     for _ in range(action.hits):
         if sheet.dead:
-            ctx.say(f"{_name(sheet)} : déjà mort, coup sans effet.")
+            ctx.say(f"{_name(sheet)} n'est plus en vie : coup sans effet.")
             break
         amount = ctx.amount(action.amount, "Sévérité", minimum=None)
         if not amount.given:
@@ -380,8 +381,7 @@ def damage(sheet: SeveriteSheet, action: Damage, ctx: Context) -> SeveriteSheet:
 def inflict_wound(sheet: SeveriteSheet, action: InflictWound, ctx: Context) -> SeveriteSheet:
     rs: SeveriteRules = ctx.ruleset
     if action.grade not in rs.grades:
-        known = ", ".join(rs.grades)
-        raise Refused(f"Degré de Blessure inconnu : « {action.grade} » (attendu : {known}).")
+        raise unknown("Degré de Blessure inconnu", action.grade, (g.label for g in rs.grades.values()))
     _check_part(action.body_part, rs)
     _check_damage_type(action.damage_type, rs)
     _alive(sheet, "recevoir une blessure")
@@ -434,8 +434,7 @@ def treat_wound(sheet: SeveriteSheet, action: TreatWound, ctx: Context) -> Sever
     rs: SeveriteRules = ctx.ruleset
     _alive(sheet, "soigner")
     if action.treatment not in rs.treatments:
-        known = ", ".join(rs.treatments)
-        raise Refused(f"Traitement inconnu : « {action.treatment} » (attendu : {known}).")
+        raise unknown("Traitement inconnu", action.treatment, (t.label for t in rs.treatments.values()))
     wound = _find_wound(sheet, action.wound_id)
     treatment = rs.treatments[action.treatment]
     line = f"Blessure {wound_label(wound, rs)} traitée : {treatment.label.lower()}"
@@ -521,8 +520,7 @@ def supernatural_healing(sheet: SeveriteSheet, action: SupernaturalHealing, ctx:
     rs: SeveriteRules = ctx.ruleset
     _alive(sheet, "soigner")
     if action.success_level not in rs.success_levels:
-        known = ", ".join(rs.success_levels)
-        raise Refused(f"Niveau de réussite inconnu : « {action.success_level} » (attendu : {known}).")
+        raise unknown("Niveau de réussite inconnu", action.success_level, (s.label for s in rs.success_levels.values()))
     level = rs.success_levels[action.success_level]
     if action.wound_id is not None:
         _find_wound(sheet, action.wound_id)
@@ -593,30 +591,3 @@ def clear_conditions(sheet: SeveriteSheet, action: ClearConditions, ctx: Context
         return sheet
     ctx.say("États retirés : " + ", ".join(condition_label(c, rs) for c in sheet.conditions) + ".")
     return _drop_conditions(sheet, set(sheet.conditions))
-
-
-def after_edit(old: SeveriteSheet, new: SeveriteSheet, rs: SeveriteRules, ctx: Context) -> SeveriteSheet:
-    """An edited sheet must name only what the rule table knows."""
-    problems: list[str] = []
-    for wound in new.wounds:
-        if wound.grade not in rs.grades:
-            problems.append(f"blessure n° {wound.id} : degré inconnu « {wound.grade} »")
-        if wound.body_part is not None and wound.body_part not in rs.body_parts:
-            problems.append(f"blessure n° {wound.id} : zone inconnue « {wound.body_part} »")
-        if wound.damage_type is not None and wound.damage_type not in rs.damage_types:
-            problems.append(f"blessure n° {wound.id} : type de dégâts inconnu « {wound.damage_type} »")
-        if wound.treatment is not None and wound.treatment not in rs.treatments:
-            problems.append(f"blessure n° {wound.id} : traitement inconnu « {wound.treatment} »")
-    for item in new.equipment:
-        for part in item.body_parts:
-            if part not in rs.body_parts:
-                problems.append(f"{item.name} : zone inconnue « {part} »")
-        for prot in item.protections:
-            if prot.damage_type not in rs.damage_types:
-                problems.append(f"{item.name} : type de dégâts inconnu « {prot.damage_type} »")
-    for cid in new.conditions:
-        if cid not in rs.conditions:
-            problems.append(f"état inconnu « {cid} »")
-    if problems:
-        raise Refused("Valeur refusée : " + " ; ".join(problems) + ".")
-    return new

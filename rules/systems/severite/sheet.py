@@ -32,6 +32,25 @@ for _key, _label in {
     "body_parts": "zones",
     "protections": "protections",
     "turns": "tours",
+    "grade": "degré",
+    "severity": "Sévérité",
+    "body_part": "zone",
+    "psychological": "blessure psychologique",
+    "handicap": "Handicap",
+    "crippled": "membre invalide",
+    "ignored": "ignorée jusqu'à la fin du Conflit",
+    "survived": "jet de Survie réussi",
+    "last_rest_end": "fin du dernier repos",
+    "dead": "mort",
+    # Sévérité's own actions.
+    "margin": "différence d'Opposition",
+    "damage_modifier": "Modificateur de dégâts",
+    "vital_zone": "zone vitale",
+    "tenacity_test": "Défi de Ténacité",
+    "opposition": "Opposition",
+    "wound_id": "numéro de la blessure",
+    "success_level": "niveau de réussite",
+    "penalty": "malus",
 }.items():
     FIELD_LABELS.setdefault(_key, _label)
 

@@ -5,7 +5,15 @@ from __future__ import annotations
 from rules.actions import AdvanceTime, LongRest
 from rules.errors import Refused
 from rules.model import Context, evolve, plural
-from rules.systems.severite.gauge import _alive, _end_conflict, _heal_away, condition_label, trauma, wound_label
+from rules.systems.severite.gauge import (
+    _alive,
+    _end_conflict,
+    _heal_away,
+    condition_label,
+    trauma,
+    unknown,
+    wound_label,
+)
 from rules.systems.severite.sheet import SeveriteSheet, TurnTimer, Wound
 from rules.systems.severite.table import SeveriteRules
 
@@ -88,8 +96,7 @@ def rest(sheet: SeveriteSheet, action: LongRest, ctx: Context) -> SeveriteSheet:
 def advance_time(sheet: SeveriteSheet, action: AdvanceTime, ctx: Context) -> SeveriteSheet:
     rs: SeveriteRules = ctx.ruleset
     if action.unit not in rs.time_units:
-        units = ", ".join(rs.time_units)
-        raise Refused(f"Unité de temps inconnue : « {action.unit} » (attendu : {units}).")
+        raise unknown("Unité de temps inconnue", action.unit, (rs.time_labels.get(k, k) for k in rs.time_units))
     seconds = action.count * rs.time_units[action.unit]
     label = rs.time_labels.get(action.unit, action.unit)
     ctx.say(f"Le temps passe : {action.count} {label}{'s' if action.count > 1 else ''}.")
