@@ -69,7 +69,7 @@ KINDS: list[tuple[type[rules.Action], dict[str, Any]]] = [
 @example(amount="", seed=1)
 @pytest.mark.slow
 def test_any_typed_amount_applies_or_is_refused_in_french(amount: str, seed: int) -> None:
-    """Issue 14: « never another exception » — for every system, for Dégâts, Soins and Points temporaires."""
+    """Issue 14: “never another exception” — for every system, for Dégâts, Soins and Points temporaires."""
     for sheet in SHEETS:
         for action_type, fields in KINDS:
             if not rules.supports(sheet.system, action_type):

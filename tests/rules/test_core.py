@@ -227,7 +227,7 @@ def _english(text: str) -> set[str]:
 
 
 def test_choices_are_listed_with_the_french_or() -> None:
-    """« 'legere', 'intermediaire' or 'lourde' » (issue 14) reads « « legere », « intermediaire » ou « lourde » »."""
+    """“'legere', 'intermediaire' or 'lourde'” (issue 14) lists its choices with the French “ou”."""
 
     class Choice(BaseModel):
         grade: Literal["legere", "intermediaire", "lourde"]
@@ -265,7 +265,7 @@ def test_every_pydantic_error_type_is_worded_in_french() -> None:
 
 
 def test_a_number_too_big_to_read_is_said_in_french() -> None:
-    """« Unable to parse input string as an integer, exceeded maximum size » (issue 16) never reaches a user."""
+    """“Unable to parse input string as an integer, exceeded maximum size” (issue 16) never reaches a user."""
     with pytest.raises(rules.SheetError) as err:
         rules.sheet_from_json('{"system": "severite", "physique": ' + "9" * 5000 + "}")
     assert not any(_english(line) for line in err.value.lines), err.value.lines

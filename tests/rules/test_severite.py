@@ -12,6 +12,8 @@ import re
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import rules
 
@@ -774,6 +776,50 @@ def test_time_units_and_turns() -> None:
     assert run(s, rules.AdvanceTime(unit="minute")).sheet.clock == 60
     with pytest.raises(rules.Refused, match="Unité de temps inconnue"):
         run(s, rules.AdvanceTime(unit="round"))
+
+
+def test_a_turn_at_the_gm_table_counts_down_like_the_clock() -> None:
+    """« Vous resterez en piste mais incapacité momentanément par la douleur jusqu’à la fin du prochain tour. Vous
+    ne pourrez donc plus proposer d’Action durant ce temps. » — at the GM table, « Tour suivant » says that the
+    character cannot act, « Round suivant » ends the turn: Tourmenté ends at the end of the next turn."""
+    s = run(sheet(), rules.InflictWound(grade="grave", rolls=(6,))).sheet  # margin 0: Tourmentée
+    assert rules.describe("severite").round_unit == "turn"
+    start = run(s, rules.StartTurn())
+    assert start.sheet == s
+    assert start.log == ("Début du tour de Ysolde : pas d'Action ce tour-ci (Tourmenté, encore 2 fins de tour).",)
+    s = run(start.sheet, rules.EndRound()).sheet  # end of the current turn
+    assert s.conditions == ("tourmente",) and s.clock == RS.time_units["turn"]
+    s = run(run(s, rules.StartTurn()).sheet, rules.EndRound()).sheet  # end of the next turn
+    assert s.conditions == ()
+    ready = run(s, rules.StartTurn())
+    assert ready.log == ("Début du tour de Ysolde : peut agir.",)
+
+
+def test_start_turn_says_who_cannot_act_until_the_end_of_the_conflict() -> None:
+    """« Si le Défi est échoué, vous êtes hors combat, ce qui veut dire que vous serez incapable d’agir jusqu’à la fin
+    du Conflit. »"""
+    out = run(sheet(conditions=["hors_de_combat"]), rules.StartTurn())
+    assert out.log == ("Début du tour de Ysolde : pas d'Action ce tour-ci (Hors combat, jusqu'à la fin du Conflit).",)
+    ended = run(out.sheet, rules.EndRound()).sheet
+    assert ended.conditions == ("hors_de_combat",)
+    dead = sheet(dead=True)
+    assert run(dead, rules.StartTurn()).log == ("Début du tour : Ysolde n'est plus en vie.",)
+
+
+@given(
+    st.lists(st.sampled_from(list(RS.conditions)), max_size=4, unique=True),
+    st.integers(1, 3),
+    st.booleans(),
+    st.integers(0, 10**6),
+)
+def test_start_turn_then_end_round_is_one_turn_of_time(
+    conditions: list[str], turns: int, dead: bool, clock: int
+) -> None:
+    """« jusqu’à la fin du prochain tour » — the GM table's turn and round are one ``AdvanceTime`` of a turn."""
+    timers = [{"condition": c, "turns": turns} for c in conditions if RS.conditions[c].duration == "turns"]
+    s = sheet(conditions=conditions, turn_timers=timers, dead=dead, clock=clock)
+    stepped = run(run(s, rules.StartTurn()).sheet, rules.EndRound()).sheet
+    assert stepped == run(s, rules.AdvanceTime(unit="turn")).sheet
 
 
 # --------------------------------------------------------------------------------------------------

@@ -22,7 +22,7 @@ The modules are the system's sections: ``table`` (the rule table's schema), ``sh
 
 from __future__ import annotations
 
-from rules.actions import AdvanceTime, ClearConditions, Damage, Heal, LongRest, SetCondition
+from rules.actions import AdvanceTime, ClearConditions, Damage, EndRound, Heal, LongRest, SetCondition, StartTurn
 from rules.systems import System, register
 from rules.systems.severite.actions import (
     DiagnoseWound,
@@ -57,7 +57,7 @@ from rules.systems.severite.handlers import (
 )
 from rules.systems.severite.sheet import SYSTEM_ID, SeveriteSheet
 from rules.systems.severite.table import SeveriteRules
-from rules.systems.severite.time import advance_time, rest
+from rules.systems.severite.time import advance_time, end_round, rest, start_turn
 
 __all__ = [
     "SYSTEM",
@@ -99,6 +99,8 @@ SYSTEM = register(
             ClearConditions: clear_conditions,
             LongRest: rest,
             AdvanceTime: advance_time,
+            StartTurn: start_turn,
+            EndRound: end_round,
         },
         derive=derive,
         info=info,
