@@ -276,7 +276,8 @@ def _edit(sheet: Sheet, action: Edit, ctx: Context, sys_: System) -> Sheet:
     if sys_.prepare_edit is not None:
         data = sys_.prepare_edit(sheet, data)
     try:
-        new = sys_.sheet_type.model_validate(data)
+        # The rule table in force (a GM's house rules) lets a system check the ids the sheet names.
+        new = sys_.sheet_type.model_validate(data, context={"rules_table": ctx.ruleset})
     except ValidationError as exc:
         lines = describe_validation_error(exc)
         raise SheetError("Valeur refusée : " + " ; ".join(lines), lines) from None

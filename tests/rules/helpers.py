@@ -84,6 +84,7 @@ def toml_text(data: dict[str, Any]) -> str:
     lines: list[str] = []
 
     def emit(table: dict[str, Any], path: tuple[str, ...]) -> None:
+        table = {k: v for k, v in table.items() if v is not None}  # TOML has no null: the key is left out
         for k, v in table.items():
             if not isinstance(v, dict) and not is_table_array(v):
                 lines.append(f"{key(k)} = {value(v)}")

@@ -918,7 +918,7 @@ def test_edits_are_checked_against_the_table() -> None:
     out = run(s, rules.Edit(changes={"physique": 4, "mental": 1}))
     assert (out.sheet.physique, out.sheet.mental) == (4, 1)
     bad = {"name": "Cape", "body_parts": ["aile"], "protections": []}
-    with pytest.raises(rules.Refused, match="zone inconnue « aile »"):
+    with pytest.raises(rules.Refused, match="zone du corps inconnue « aile »"):
         run(s, rules.Edit(changes={"equipment": [bad]}))
     with pytest.raises(rules.Refused, match="état inconnu"):
         run(s, rules.Edit(changes={"conditions": ["a_terre"]}))

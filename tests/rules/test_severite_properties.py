@@ -256,7 +256,7 @@ def test_a_house_table_changes_the_rules(tmp_path: Path) -> None:
         ({"tenacity_bonus": "beaucoup"}, "« bonus de Ténacité » : doit être un nombre entier"),
         (
             {"wounds": [{"id": 1, "grade": "grave"}, {"id": 1, "grade": "legere"}]},
-            "deux blessures portent le même numéro",
+            "deux blessures portent le numéro 1",
         ),
         (
             {"wounds": [{"id": 1, "grade": "grave", "notches": -1}]},

@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from rules.errors import Refused
 from rules.model import Context, fmt_int, plural, signed
 from rules.systems.severite.gauge import _put_condition as put_condition
 from rules.systems.severite.gauge import condition_label, wound_label
@@ -73,30 +72,10 @@ def prepare_edit(old: SeveriteSheet, data: dict[str, Any]) -> dict[str, Any]:
 
 
 def after_edit(old: SeveriteSheet, new: SeveriteSheet, rs: SeveriteRules, ctx: Context) -> SeveriteSheet:
-    """An edited sheet must name only what the rule table knows; a condition that lasts some turns,
-    ticked by hand, gets its length (as when the rules set it)."""
-    problems: list[str] = []
-    for wound in new.wounds:
-        if wound.grade not in rs.grades:
-            problems.append(f"blessure n° {wound.id} : degré inconnu « {wound.grade} »")
-        if wound.body_part is not None and wound.body_part not in rs.body_parts:
-            problems.append(f"blessure n° {wound.id} : zone inconnue « {wound.body_part} »")
-        if wound.damage_type is not None and wound.damage_type not in rs.damage_types:
-            problems.append(f"blessure n° {wound.id} : type de dégâts inconnu « {wound.damage_type} »")
-        if wound.treatment is not None and wound.treatment not in rs.treatments:
-            problems.append(f"blessure n° {wound.id} : traitement inconnu « {wound.treatment} »")
-    for item in new.equipment:
-        for part in item.body_parts:
-            if part not in rs.body_parts:
-                problems.append(f"{item.name} : zone inconnue « {part} »")
-        for prot in item.protections:
-            if prot.damage_type not in rs.damage_types:
-                problems.append(f"{item.name} : type de dégâts inconnu « {prot.damage_type} »")
-    for cid in new.conditions:
-        if cid not in rs.conditions:
-            problems.append(f"état inconnu « {cid} »")
-    if problems:
-        raise Refused("Valeur refusée : " + " ; ".join(problems) + ".")
+    """A condition that lasts some turns, ticked by hand, gets its length (as when the rules set it).
+
+    What the sheet names was checked against ``rs`` when the edited sheet was validated (``sheet_problems``).
+    """
     timed = {t.condition for t in new.turn_timers}
     for cid in new.conditions:
         if cid not in old.conditions and cid not in timed and rs.conditions[cid].duration == "turns":

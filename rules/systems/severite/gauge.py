@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 from rules.errors import Refused
 from rules.model import Context, evolve
-from rules.systems.severite.sheet import SeveriteSheet, TurnTimer, Wound
+from rules.systems.severite.sheet import MAX_SEQUEL, MAX_SEQUELS, SeveriteSheet, TurnTimer, Wound
 from rules.systems.severite.table import SeveriteRules
 
 
@@ -213,8 +213,12 @@ def _heal_away(sheet: SeveriteSheet, healed: list[Wound], rs: SeveriteRules, ctx
         line = f"Blessure {wound_label(wound, rs)} guérie"
         if wound.crippled:
             where = _part_label(wound.body_part, rs) or "Membre"
-            sequels.append(f"{where} : {wound.handicap or rs.fatal.crippled_handicap}")
-            line += " ; le membre reste invalide (séquelle)"
+            sequel = f"{where} : {wound.handicap or rs.fatal.crippled_handicap}"
+            if len(sequels) < MAX_SEQUELS:
+                sequels.append(sequel[:MAX_SEQUEL])
+                line += " ; le membre reste invalide (séquelle)"
+            else:
+                line += f" ; le membre reste invalide (séquelle non notée : la fiche en compte déjà {MAX_SEQUELS})"
         ctx.say(line + ".")
     ctx.event("healed")
     return evolve(sheet, wounds=tuple(w for w in sheet.wounds if w.id not in gone), sequels=tuple(sequels))
