@@ -14,6 +14,7 @@ from pydantic import BaseModel, ValidationError
 from pydantic_core.core_schema import ErrorType
 
 import rules
+from rules.dice import MAX_EXPRESSION_LENGTH
 from rules.errors import choices_text, describe_validation_error, error_text
 from rules.model import Term, evolve, explained_modifier, explained_sum
 from tests.rules.helpers import write_table
@@ -317,3 +318,30 @@ def test_an_edit_journal_never_shows_none_or_a_python_value() -> None:
     assert rules._show(None) == "(aucun)"  # type: ignore[attr-defined]
     assert rules._show(("a", "b")) == "« a », « b »"  # type: ignore[attr-defined]
     assert rules._show(()) == "(aucun)"  # type: ignore[attr-defined]
+
+
+# --------------------------------------------------------------------------------------------------
+# Bounds exactly where they are (issue 19: a bound moved by one is a test failing)
+# --------------------------------------------------------------------------------------------------
+
+
+def test_a_dice_expression_of_80_characters_rolls_and_81_is_refused() -> None:
+    """The longest expression a user may type is 80 characters, in ``roll_expression`` as in an amount."""
+    longest = "+".join(["1"] * 39) + "+10"
+    assert len(longest) == 80 == MAX_EXPRESSION_LENGTH
+    assert rules.roll_expression(longest, random.Random(1)).total == 49
+    with pytest.raises(rules.Refused, match="trop longue"):
+        rules.roll_expression(longest + "0", random.Random(1))
+    action = rules.build_action(rules.Damage, amount=longest)
+    out = rules.apply(rules.new_sheet("douaratil", base_maximum=60, current=60), action, rng=random.Random(1))
+    assert out.sheet.current == 60 - 49
+    with pytest.raises(rules.Refused, match="« montant » : est trop long \\(au plus 80 caractères\\)"):
+        rules.build_action(rules.Damage, amount=longest + "0")
+
+
+def test_evolve_may_change_every_field_at_once() -> None:
+    s = rules.new_sheet("severite", name="A")
+    every = {name: getattr(s, name) for name in type(s).model_fields}
+    every["name"] = "B"
+    new = evolve(s, **every)
+    assert new.name == "B" and new == s.model_copy(update={"name": "B"})

@@ -361,7 +361,22 @@ def test_fatale_on_a_limb_cripples_it() -> None:
     assert wound.crippled
     assert wound.handicap == RS.fatal.crippled_handicap
     assert "crippled" in out.events
-    assert rules.derive(out.sheet).current == RS.grades["fatale"].notches
+
+
+def test_fatale_weighs_more_than_a_critique_on_the_gauge() -> None:
+    """« Une Blessure Critique vous afflige profondément. Elle va dangereusement monter votre jauge de Trauma de
+    cinq crans. » … « Une Blessure Fatale est un terrible scénario pour celui qui la reçoit. » — the seed gives no
+    notches for a Fatale wound; our reading (V9) is 7, more than a Critique: on an empty gauge it reaches the last
+    tier, and the Défi de Ténacité is Difficile (12), where a Critique's is Compliqué (10)."""
+    out = run(sheet(), rules.InflictWound(grade="fatale", body_part="bras_gauche", rolls=(10,)))
+    assert rules.derive(out.sheet).current == 7
+    assert line(out, "Blessure Fatale").startswith(
+        "Blessure Fatale (bras gauche) : +7 crans de Trauma (0 → 7, palier 4"
+    )
+    assert line(out, "Défi de Ténacité").startswith("Défi de Ténacité contre Difficile (12)")
+    critique = run(sheet(), rules.InflictWound(grade="critique", body_part="bras_gauche", rolls=(10,)))
+    assert rules.derive(critique.sheet).current == 5
+    assert line(critique, "Défi de Ténacité").startswith("Défi de Ténacité contre Compliqué (10)")
 
 
 def test_survival_roll_must_equal_or_beat_the_severity() -> None:
@@ -547,6 +562,47 @@ def test_efficace_success_is_inebranlable_the_wound_is_ignored() -> None:
     s = run(s, rules.EndConflict()).sheet
     assert not s.wounds[0].ignored
     assert rules.derive(s).roll_penalty == -2
+
+
+def test_an_ignored_wound_counts_again_at_the_end_of_the_conflict_whatever_marks_it() -> None:
+    """« Vous permet tout simplement d’ignorer la Blessure jusqu’à la fin du Conflit. » — a GM's table where the
+    Inébranlable result leaves no state on the sheet: the wound is ignored all the same, until the Conflict ends."""
+    results = dict(RS.tenacity_results)
+    results["inebranlable"] = RS.tenacity_results["inebranlable"].model_copy(update={"condition": None})
+    table = RS.model_copy(update={"tenacity_results": results})
+    action = rules.InflictWound(grade="grave", handicap="Poignet brisé", handicap_penalty=-2, rolls=(10,))  # margin 4
+    s = run(sheet(), action, table).sheet
+    assert s.conditions == () and s.wounds[0].ignored
+    assert rules.derive(s, table).roll_penalty == 0
+    out = run(s, rules.EndConflict(), table)
+    assert not out.sheet.wounds[0].ignored
+    assert rules.derive(out.sheet, table).roll_penalty == -2
+    assert out.log == ("Les blessures ignorées comptent de nouveau : n° 1 Grave.",)
+
+
+def test_an_ignored_wounds_handicap_does_not_hamper_the_tenacity_test() -> None:
+    """« Vous permet tout simplement d’ignorer la Blessure jusqu’à la fin du Conflit. » — with a table where
+    Handicaps weigh on the Défi de Ténacité (V12), only those of the wounds not ignored count."""
+    table = house(tenacity={"handicaps_apply": True})
+    s = sheet(
+        conditions=["inebranlable"],
+        wounds=[
+            {
+                "id": 1,
+                "grade": "grave",
+                "notches": 3,
+                "handicap": "Poignet brisé",
+                "handicap_penalty": -2,
+                "ignored": True,
+            },
+            {"id": 2, "grade": "legere", "notches": 1, "handicap": "Genou raide", "handicap_penalty": -1},
+            {"id": 3, "grade": "legere", "notches": 1},
+        ],
+    )
+    out = run(s, rules.TenacityTest(opposition=8, rolls=(7,)), table)
+    assert line(out, "Défi de Ténacité").startswith(
+        "Défi de Ténacité contre l'Opposition choisie (8) : 1d10 = 7 (valeur donnée) +2 (Physique) −1 (Handicaps) = 8"
+    )
 
 
 def test_impressionnante_success_is_frenetique_one_notch_less() -> None:

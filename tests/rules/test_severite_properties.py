@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 import re
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import rules
-from tests.rules.helpers import broken_table_message
+from tests.rules.helpers import write_table
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = ROOT / "resources" / "rulesets" / "severite.toml"
@@ -203,25 +204,35 @@ def test_a_copy_of_the_shipped_table_loads_equal() -> None:
     assert rules.load_rules_table("severite", SHIPPED) == RS
 
 
+def _set(data: dict[str, Any], path: tuple[str | int, ...], value: Any) -> None:
+    for key in path[:-1]:
+        data = data[key]  # type: ignore[index]
+    data[path[-1]] = value  # type: ignore[index]
+
+
 @pytest.mark.parametrize(
-    ("old", "new", "field"),
+    ("path", "value", "field"),
     [
-        ("min_severity = 5", 'min_severity = "cinq"', "grades › grave › min_severity"),
-        (
-            'label = "Jouable"\nopposition = 8',
-            'label = "Jouable"\nopposition = -8',
-            "trauma › tiers › n° 2 › opposition",
-        ),
-        ("notches_per_tier = 2", "notches_per_tier = 0", "trauma › notches_per_tier"),
-        ('tenacity = "stoique"', 'tenacity = "stoïque"', "success_levels.correcte"),
-        ("min_severity = 8", "min_severity = 4", "grades"),
-        ("facility_rolls = 2", "facility_rolls = 2\nfacilty = 3", "power › facilty"),
-        ('colour = "#c62828"', 'colour = "rouge"', "health_states › hors_de_combat › colour"),
+        (("grades", "grave", "min_severity"), "cinq", "grades › grave › min_severity"),
+        (("trauma", "tiers", 1, "opposition"), -8, "trauma › tiers › n° 2 › opposition"),
+        (("trauma", "notches_per_tier"), 0, "trauma › notches_per_tier"),
+        (("success_levels", "correcte", "tenacity"), "stoïque", "success_levels.correcte"),
+        (("grades", "critique", "min_severity"), 4, "grades"),
+        (("power", "facilty"), 3, "power › facilty"),
+        (("health_states", "hors_de_combat", "colour"), "rouge", "health_states › hors_de_combat › colour"),
+        (("body_parts", "tete", "label"), "x" * 81, "body_parts › tete › label"),
     ],
 )
-def test_a_broken_table_names_the_file_and_the_field(tmp_path: Path, old: str, new: str, field: str) -> None:
+def test_a_broken_table_names_the_file_and_the_field(
+    tmp_path: Path, path: tuple[str | int, ...], value: Any, field: str
+) -> None:
     """A GM's copy of the table is checked like the shipped one; the error names the file and the field."""
-    assert field in broken_table_message("severite", SHIPPED, tmp_path, old, new)
+    data = tomllib.loads(SHIPPED.read_text("utf-8"))
+    _set(data, path, value)
+    broken = write_table(tmp_path, data)
+    with pytest.raises(rules.RulesetError) as err:
+        rules.load_rules_table("severite", broken)
+    assert str(broken) in str(err.value) and field in str(err.value), str(err.value)
 
 
 def test_a_table_that_is_not_toml(tmp_path: Path) -> None:
@@ -234,12 +245,9 @@ def test_a_table_that_is_not_toml(tmp_path: Path) -> None:
 
 def test_a_house_table_changes_the_rules(tmp_path: Path) -> None:
     """« Une Blessure Légère commence à devenir problématique » — a GM may make it weigh two notches."""
-    text = SHIPPED.read_text(encoding="utf-8").replace(
-        "# « font monter la jauge de Trauma » : un cran (V2).\nnotches = 1", "notches = 2"
-    )
-    path = tmp_path / "maison.toml"
-    path.write_text(text, encoding="utf-8")
-    table = rules.load_rules_table("severite", path)
+    data = tomllib.loads(SHIPPED.read_text("utf-8"))
+    data["grades"]["legere"]["notches"] = 2
+    table = rules.load_rules_table("severite", write_table(tmp_path, data))
     out = rules.apply(rules.new_sheet("severite"), rules.Damage(amount=3), rules_table=table)
     assert rules.derive(out.sheet, table).current == 2
 

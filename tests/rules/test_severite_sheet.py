@@ -198,3 +198,17 @@ def test_sequels_stay_within_what_a_sheet_holds() -> None:
     assert rules.apply(room, rules.SupernaturalHealing(success_level="faible", wound_id=1)).sheet.sequels == (
         "Bras droit : Membre invalide ou sectionné",
     )
+
+
+def test_a_sheet_holds_200_wounds_and_refuses_the_next() -> None:
+    """« Chaque Blessure que vous allez subir va remplir une jauge de Trauma » — up to what a sheet can hold:
+    the 200th wound is written, the 201st refused (erase old ones first), and the sheet always saves."""
+    wounds = [{"id": i + 1, "grade": "legere", "notches": 0} for i in range(199)]
+    s = rules.new_sheet("severite", wounds=wounds)
+    full = rules.apply(s, rules.InflictWound(grade="legere", tenacity_test=False)).sheet
+    assert len(full.wounds) == 200
+    assert rules.sheet_from_json(rules.sheet_to_json(full)) == full
+    with pytest.raises(rules.Refused, match="La fiche compte déjà 200 blessures"):
+        rules.apply(full, rules.InflictWound(grade="legere", tenacity_test=False))
+    with pytest.raises(rules.Refused, match="La fiche compte déjà 200 blessures"):
+        rules.apply(full, rules.Damage(amount=3))
