@@ -49,6 +49,43 @@ S = TypeVar("S", bound=BaseModel)
 _set = object.__setattr__
 
 
+_DEFAULTS: dict[type[BaseModel], tuple[dict[str, Any], frozenset[str]]] = {}
+
+
+def _defaults(cls: type[BaseModel]) -> tuple[dict[str, Any], frozenset[str]]:
+    found = _DEFAULTS.get(cls)
+    if found is None:
+        defaults: dict[str, Any] = {}
+        required: set[str] = set()
+        for name, info in cls.__pydantic_fields__.items():
+            if info.is_required():
+                required.add(name)
+            else:
+                defaults[name] = info.get_default(call_default_factory=True)
+        found = _DEFAULTS[cls] = (defaults, frozenset(required))
+    return found
+
+
+def construct(cls: type[S], **values: Any) -> S:
+    """A new ``cls`` from trusted ``values`` (defaults filled in, no validation), like
+    ``cls.model_construct(**values)`` at a fraction of its cost: handlers build wounds and timers with it.
+
+    For models whose defaults are immutable (ours are frozen, with tuple, text and number defaults):
+    defaults are computed once per class and shared.
+    """
+    defaults, required = _DEFAULTS.get(cls) or _defaults(cls)
+    if not required <= values.keys() or not values.keys() <= cls.__pydantic_fields__.keys():
+        missing = sorted(required - values.keys())
+        unknown = sorted(values.keys() - cls.__pydantic_fields__.keys())
+        raise AttributeError(f"{cls.__name__}: missing {missing}, unknown {unknown}")
+    new = cls.__new__(cls)
+    _set(new, "__dict__", {**defaults, **values})
+    _set(new, "__pydantic_fields_set__", set(values))
+    _set(new, "__pydantic_extra__", None)
+    _set(new, "__pydantic_private__", None)
+    return new
+
+
 def evolve(model: S, **changes: Any) -> S:
     """A copy of ``model`` with ``changes`` (no re-validation: handlers keep the invariants).
 

@@ -4,16 +4,21 @@ from __future__ import annotations
 
 import random
 import re
+import subprocess
+import sys
 import tomllib
 import typing
 from pathlib import Path
 from typing import Literal
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from pydantic import BaseModel, ValidationError
 from pydantic_core.core_schema import ErrorType
 
 import rules
+from rules import dice
 from rules.dice import MAX_EXPRESSION_LENGTH
 from rules.errors import choices_text, describe_validation_error, error_text
 from rules.model import Term, evolve, explained_modifier, explained_sum
@@ -345,3 +350,55 @@ def test_evolve_may_change_every_field_at_once() -> None:
     every["name"] = "B"
     new = evolve(s, **every)
     assert new.name == "B" and new == s.model_copy(update={"name": "B"})
+
+
+# --------------------------------------------------------------------------------------------------
+# Plain dice without the d20 library (issue 15): same draws, same journal, same bounds and French refusals
+# --------------------------------------------------------------------------------------------------
+
+
+@given(
+    count=st.none() | st.integers(0, 60),
+    sides=st.integers(0, 10**6),
+    modifier=st.none() | st.tuples(st.sampled_from("+-"), st.integers(0, 10**6)),
+    spaces=st.sampled_from(["", " "]),
+    seed=st.integers(0, 2**32),
+)
+def test_plain_dice_roll_as_the_d20_library_rolls_them(
+    count: int | None, sides: int, modifier: tuple[str, int] | None, spaces: str, seed: int
+) -> None:
+    expression = f"{'' if count is None else count}{'d' if seed % 2 else 'D'}{sides}"
+    if modifier is not None:
+        expression += f"{spaces}{modifier[0]}{spaces}{modifier[1]}"
+    expression = expression.strip()
+    assert dice._PLAIN_DICE.fullmatch(expression)
+
+    def roll(fn: typing.Callable[[str, random.Random], rules.Roll]) -> rules.Roll | str:
+        try:
+            return fn(expression, random.Random(seed))
+        except rules.Refused as exc:
+            return exc.reason
+
+    assert roll(rules.roll_expression) == roll(dice._roll_library)
+
+
+@pytest.mark.parametrize("expression", ["1001d2", "1d0", "0d0", "d1", "1000d1+0", "2D6 - 1"])
+def test_plain_dice_bounds_and_refusals_are_the_librarys(expression: str) -> None:
+    def roll(fn: typing.Callable[[str, random.Random], rules.Roll]) -> rules.Roll | str:
+        try:
+            return fn(expression, random.Random(4))
+        except rules.Refused as exc:
+            return exc.reason
+
+    assert roll(rules.roll_expression) == roll(dice._roll_library)
+
+
+def test_the_d20_library_is_imported_only_for_expressions_that_need_it() -> None:
+    code = (
+        "import random, sys, rules\n"
+        "print('d20' in sys.modules)\n"
+        "rules.roll_expression('2d6+3', random.Random(1)); print('d20' in sys.modules)\n"
+        "rules.roll_expression('4d6kh3', random.Random(1)); print('d20' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["False", "False", "True"]

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from rules.actions import ClearConditions, Damage, Heal, SetCondition
 from rules.errors import Refused
-from rules.model import Context, evolve, fmt_int, plural, signed
+from rules.model import Context, construct, evolve, fmt_int, plural, signed
 from rules.systems.severite.actions import (
     DiagnoseWound,
     EndConflict,
@@ -29,10 +31,10 @@ from rules.systems.severite.gauge import (
     _is_psychological,
     _lower_gauge,
     _name,
-    _part_label,
     _put_condition,
     _replace_wound,
     condition_label,
+    grid,
     power_grade,
     protection,
     success_level,
@@ -46,6 +48,8 @@ from rules.systems.severite.gauge import (
 )
 from rules.systems.severite.sheet import MAX_NOTCHES, MAX_SEVERITY, MAX_WOUND_ID, MAX_WOUNDS, SeveriteSheet, Wound
 from rules.systems.severite.table import SeveriteRules, WoundGrade
+
+_ID = attrgetter("id")
 
 
 def _tenacity_roll(sheet: SeveriteSheet, rs: SeveriteRules, ctx: Context, psychological: bool) -> tuple[int, str]:
@@ -165,7 +169,7 @@ def _add_wound(
 ) -> SeveriteSheet:
     """A Blessure of ``grade_id`` lands: the gauge, the Fatale rules, the Défi de Ténacité."""
     grade = rs.grades[grade_id]
-    where = f" ({_part_label(body_part, rs).lower()})" if body_part else ""
+    where = (grid(rs).part_texts.get(body_part) or f" ({body_part})") if body_part else ""
     if handicap and grade.handicap == "never":
         ctx.say(f"Une Blessure {grade.label} ne laisse pas de Handicap : « {handicap} » n'est pas retenu.")
         handicap, handicap_penalty = "", 0
@@ -180,12 +184,13 @@ def _add_wound(
         handicap = rs.fatal.crippled_handicap
     if len(sheet.wounds) >= MAX_WOUNDS:
         raise Refused(f"La fiche compte déjà {MAX_WOUNDS} blessures : effacez celles qui n'ont plus lieu d'être.")
-    wound_id = max((w.id for w in sheet.wounds), default=0) + 1
+    wound_id = max(map(_ID, sheet.wounds), default=0) + 1
     if wound_id > MAX_WOUND_ID:
         raise Refused("Numéros de blessure épuisés : renumérotez les blessures de la fiche.")
     before = trauma(sheet)
     # Built without re-validation, like ``evolve``: the values are checked here and by the actions.
-    wound = Wound.model_construct(
+    wound = construct(
+        Wound,
         id=wound_id,
         grade=grade_id,
         notches=grade.notches,
