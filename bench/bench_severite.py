@@ -193,6 +193,59 @@ def bench_apply(n: int, rounds: int) -> None:
     print(f"objectif 100 000 actions/s               : {'atteint' if rate >= 100_000 else 'NON atteint'}")
 
 
+def douaratil_mix() -> list[rules.Action]:
+    """Issue 15's mix for Douaratil (it has temporary points), the reference system."""
+    hit, heal = rules.Damage, rules.Heal
+    return [
+        hit(amount=3),
+        rules.SetCondition(condition="aveugle"),
+        hit(amount="1d4+1"),
+        heal(amount=2),
+        hit(amount=2),
+        rules.GainTemporary(amount=3),
+        heal(amount=1),
+        hit(amount=4),
+        rules.SetCondition(condition="aveugle", active=False),
+        hit(amount="1d6"),
+        heal(amount=2),
+        hit(amount=2),
+        rules.SetCondition(condition="assourdi"),
+        rules.GainTemporary(amount=2, replace=True),
+        heal(amount=1),
+        hit(amount="2d2"),
+        rules.SetCondition(condition="assourdi", active=False),
+        hit(amount=3),
+        heal(amount=2),
+        rules.AdvanceTime(unit="round"),
+    ]
+
+
+def bench_reference(n: int, rounds: int) -> None:
+    """Sévérité against Douaratil on the same kind of mix, in the same run (Douaratil's meets the target on
+    an idle machine): how far Sévérité is from it, whatever the machine's load."""
+    sev, doua = mix(), douaratil_mix()
+    sev_start = fighter()
+    doua_start = rules.new_sheet("douaratil", name="Ulfred", base_maximum=10_000, current=5_000, level=5)
+
+    def run(actions: list[rules.Action], start: Any) -> Callable[[], None]:
+        def go() -> None:
+            rng = random.Random(1)
+            s = start
+            for i in range(n):
+                try:
+                    s = rules.apply(s, actions[i % 20], rng).sheet
+                except rules.Refused:
+                    pass
+                if getattr(s, "dead", False):
+                    s = start
+
+        return go
+
+    _t_sev, t_doua, ratio = paired(run(sev, sev_start), run(doua, doua_start), rounds)
+    print(f"référence : Douaratil, même mélange      : {n / t_doua:12,.0f} actions/s")
+    print(f"Sévérité / Douaratil (médiane par paire) : {ratio:12.2f} × son temps")
+
+
 def bench_dice(n: int, rounds: int) -> None:
     import d20
 
@@ -241,6 +294,7 @@ def main() -> None:
     n = N // 20 if quick else N
     rounds = 3 if quick else ROUNDS
     bench_apply(n, rounds)
+    bench_reference(n, rounds)
     print()
     bench_dice(n, rounds)
     print()
