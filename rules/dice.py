@@ -9,6 +9,7 @@ some 80 ms at start-up), with its randomness routed through the caller's generat
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import re
@@ -26,9 +27,8 @@ _ROLLER: Any = None
 _STRINGIFIER: Any = None
 
 _SIMPLE_DICE = re.compile(r"^\s*(\d*)\s*[dD]\s*(\d+)\s*$")
-# A plain expression: « NdS », « dS », « NdS+K », « NdS - K » (D or d; spaces around the sign only, as the
-# library reads them).
-_PLAIN_DICE = re.compile(r"\s*(\d*)[dD](\d+)\s*(?:([+-])\s*(\d+)\s*)?")
+# The plain ``NdS±K`` expressions a sheet rolls most (« 1d6+2 », « 2d6 »), rolled without the d20 parser.
+_PLAIN_DICE = re.compile(r"(\d{0,3})d(\d{1,4})(?:\s*([+-])\s*(\d{1,6}))?")
 # « 2D6 » as the seeds write dice: the library reads only « 2d6 ».
 _UPPER_D = re.compile(r"(?<![A-Za-z])D(?=\d|%)")
 MAX_EXPRESSION_LENGTH = 80
@@ -87,25 +87,37 @@ def _too_many(expression: str) -> Refused:
     return Refused(f"« {expression} » lance trop de dés (au plus {MAX_DICE}).")
 
 
-def _roll_plain(expression: str, match: re.Match[str], rng: random.Random) -> Roll:
-    """``NdS±K`` without the library: the same draws (``randrange(S) + 1`` per die), bounds, French
-    refusals and journal format (« 2d6 (2, 5) + 3 = 10 »)."""
-    count_text, sides_text, sign, modifier_text = match.groups()
-    count = int(count_text) if count_text else 1
-    if count > MAX_DICE:
-        raise _too_many(expression)
-    sides = int(sides_text)
-    if sides < 1 and count:
-        raise Refused(f"« {expression} » ne peut pas être lancé ({_D20_MESSAGES['Cannot roll a 0-sided die.']}).")
-    draw = rng.randrange
-    faces = [draw(sides) + 1 for _ in range(count)]
-    total = sum(faces)
-    detail = f"{count}d{sides} ({', '.join(map(str, faces))})"
-    if sign is not None:
-        modifier = int(modifier_text)
-        total = total + modifier if sign == "+" else total - modifier
-        detail += f" {sign} {modifier}"
-    return Roll(expression, total, f"{detail} = {total}")
+@functools.lru_cache(maxsize=256)
+def _plain_form(expression: str) -> tuple[int, int, int, str] | None:
+    """``"2d6+3"`` → ``(2, 6, 3, "2d6 ({}) + 3")``: count, sides, bonus and the detail's pattern; ``None`` when
+    the expression is not a plain ``NdS±K`` the fast path rolls."""
+    match = _PLAIN_DICE.fullmatch(expression)
+    if match is None:
+        return None
+    count = int(match.group(1) or 1)
+    sides = int(match.group(2))
+    if not (1 <= count <= 100 and 1 <= sides <= 1000):
+        return None
+    sign, bonus = match.group(3), int(match.group(4) or 0)
+    pattern = f"{count}d{sides} ({{}})" + (f" {sign} {bonus}" if sign else "")
+    return count, sides, (-bonus if sign == "-" else bonus), pattern
+
+
+def _roll_plain(expression: str, rng: random.Random) -> Roll | None:
+    """``NdS±K`` rolled exactly as the d20 library rolls and writes it (same draws from ``rng``, same detail),
+    at a fraction of its cost; ``None`` for anything else (the library handles it, with its bounds and our
+    French refusals)."""
+    form = _plain_form(expression)
+    if form is None:
+        return None
+    count, sides, bonus, pattern = form
+    if count == 1:
+        face = rng.randrange(sides) + 1
+        total, faces = face + bonus, str(face)
+    else:
+        rolled = [rng.randrange(sides) + 1 for _ in range(count)]
+        total, faces = sum(rolled) + bonus, ", ".join(map(str, rolled))
+    return Roll(expression, total, f"{pattern.format(faces)} = {total}")
 
 
 def _library() -> Any:
@@ -163,9 +175,9 @@ def roll_expression(expression: str, rng: random.Random) -> Roll:
         raise Refused("Expression de dés vide.")
     if len(expression) > MAX_EXPRESSION_LENGTH:
         raise Refused(f"Expression de dés trop longue (au plus {MAX_EXPRESSION_LENGTH} caractères).")
-    match = _PLAIN_DICE.fullmatch(expression)
-    if match is not None:
-        return _roll_plain(expression, match, rng)
+    plain = _roll_plain(expression, rng)
+    if plain is not None:
+        return plain
     return _roll_library(expression, rng)
 
 
