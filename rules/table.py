@@ -221,20 +221,20 @@ def _half(value: int) -> int:
     return value // 2 if value >= 0 else -((-value) // 2)
 
 
-def scaled(action: Action, factor: str, system_id: str) -> Action | None:
+def scaled(action: Action, factor: str, system_id: str, total: int | None = None) -> Action | None:
     """``action`` for one creature after its factor (a save, a resistance): None when it takes nothing.
 
     A known amount (``action.amount``, an int) is scaled here; « moitié » on damage in a system whose
     rules halve a hit themselves (``save_halves``) goes to them, so the halving comes after that
     creature's reductions exactly as its rules say. A total below 0 (« 1d4−5 ») is handed to each
     creature's rules as an expression of that value: they decide (nothing, or Sévérité's « pas de
-    Blessure »).
+    Blessure »). ``total``: the amount already rolled for this creature (it replaces ``action.amount``).
     """
     if factor not in FACTORS:
         raise Refused(f"Facteur inconnu : « {factor} » (attendu : {', '.join(FACTOR_LABELS.values())}).")
     if factor == "none":
         return None
-    amount = getattr(action, "amount", None)
+    amount = total if total is not None else getattr(action, "amount", None)
     if amount is None:
         return action
     changes: dict[str, Any] = {}
@@ -244,7 +244,10 @@ def scaled(action: Action, factor: str, system_id: str) -> Action | None:
         if factor == "half":
             amount = _half(amount)
         elif factor == "double":
-            amount = max(-MAX_POINTS, min(MAX_POINTS, amount * 2))
+            amount *= 2
+    if isinstance(amount, int):
+        # Held to what a sheet can store, as every rolled total is (``Context.amount``).
+        amount = max(-MAX_POINTS, min(MAX_POINTS, amount))
     elif factor != "full":
         raise Refused("Un facteur (moitié, double) s'applique à un montant connu : lancez les dés une fois pour tous.")
     if isinstance(amount, int) and amount < 0:

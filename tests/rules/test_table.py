@@ -125,6 +125,13 @@ def test_a_negative_shared_total_is_left_to_each_creature_s_rules() -> None:
     assert rules.apply(dou, action, random.Random(1)).sheet.current == dou.current
 
 
+def test_a_rolled_total_is_held_to_what_a_sheet_stores() -> None:
+    action = table.scaled(rules.Damage(amount=0), "double", "douaratil", total=90_000)
+    assert isinstance(action, rules.Damage) and action.amount == 100_000
+    action = table.scaled(rules.Heal(amount=1), "full", "d20", total=250_000)
+    assert isinstance(action, rules.Heal) and action.amount == 100_000
+
+
 def test_a_factor_needs_a_known_amount() -> None:
     with pytest.raises(rules.Refused, match="une fois pour tous"):
         table.scaled(rules.Damage(amount="2d6"), "half", "douaratil")
