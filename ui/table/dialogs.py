@@ -100,12 +100,14 @@ class AddCreaturesDialog(QDialog):
         vm: TableViewModel,
         current: int | None = None,
         loader: SheetLoader | None = None,
+        opened: Sequence[tuple[str, Any, Sequence[str]]] = (),
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle(self.tr("Ajouter des créatures"))
         self.vm = vm
         self.loader = loader
+        self.opened = list(opened)
         self.result_request: AddRequest | None = None
         layout = QVBoxLayout(self)
         form = QFormLayout()
@@ -115,9 +117,16 @@ class AddCreaturesDialog(QDialog):
         self.source.addItem(self.tr("Une fiche de démonstration"), "demo")
         if vm.creatures:
             self.source.addItem(self.tr("Une créature de la table (modèle)"), "row")
+        if self.opened:
+            self.source.addItem(self.tr("Une fiche ouverte dans un onglet"), "open")
         if loader is not None:
             self.source.addItem(self.tr("Un fichier de fiche"), "file")
         form.addRow(self.tr("&Depuis :"), self.source)
+        self.open_sheet = QComboBox()
+        self.open_sheet.setObjectName("addOpenSheet")
+        for name, _sheet, _journal in self.opened:
+            self.open_sheet.addItem(name)
+        form.addRow(self.tr("&Fiche :"), self.open_sheet)
         self.system = QComboBox()
         self.system.setObjectName("addSystem")
         for system_id in rules.SYSTEMS:
@@ -176,6 +185,7 @@ class AddCreaturesDialog(QDialog):
         self.source.currentIndexChanged.connect(self._follow)
         self.system.currentIndexChanged.connect(self._follow)
         self.row.currentIndexChanged.connect(self._follow)
+        self.open_sheet.currentIndexChanged.connect(self._follow)
         self.path.editingFinished.connect(self._follow)
         self.count.valueChanged.connect(lambda n: self.numbered.setChecked(n > 1))
         self.roll_maximum.toggled.connect(self.maximum.setEnabled)
@@ -192,6 +202,7 @@ class AddCreaturesDialog(QDialog):
         for widget, shown in (
             (self.system, kind in ("blank", "demo")),
             (self.row, kind == "row"),
+            (self.open_sheet, kind == "open"),
             (self.file_box, kind == "file"),
         ):
             self.form.setRowVisible(widget, shown)
@@ -230,6 +241,9 @@ class AddCreaturesDialog(QDialog):
             if creature is None:
                 raise ValueError(self.tr("Choisissez la créature qui sert de modèle."))
             return creature.sheet, ()
+        if kind == "open":
+            _name, sheet, journal = self.opened[self.open_sheet.currentIndex()]
+            return sheet, tuple(journal)
         text = self.path.text().strip()
         if not text or self.loader is None:
             raise ValueError(self.tr("Choisissez le fichier de la fiche."))
@@ -255,15 +269,20 @@ class AddCreaturesDialog(QDialog):
             numbered=self.numbered.isChecked(),
             maximum=maximum,
             npc=self.npc.isChecked(),
-            journal=journal if self.source_kind() == "file" and self.count.value() == 1 else (),
+            # One sheet brought in whole keeps its journal (a PC joining the table); copies start afresh.
+            journal=journal if self.source_kind() in ("file", "open") and self.count.value() == 1 else (),
         )
         self.accept()
 
 
 def ask_add(
-    parent: QWidget | None, vm: TableViewModel, current: int | None = None, loader: SheetLoader | None = None
+    parent: QWidget | None,
+    vm: TableViewModel,
+    current: int | None = None,
+    loader: SheetLoader | None = None,
+    opened: Sequence[tuple[str, Any, Sequence[str]]] = (),
 ) -> AddRequest | None:
-    dialog = AddCreaturesDialog(vm, current, loader, parent)
+    dialog = AddCreaturesDialog(vm, current, loader, opened, parent)
     try:
         return dialog.result_request if run_dialog(dialog) else None
     finally:

@@ -10,7 +10,7 @@ The widgets compute no rule: they show the view-model's rows and send it what th
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
@@ -133,6 +133,9 @@ class TableView(QWidget):
         super().__init__(parent)
         self.vm = vm if vm is not None else TableViewModel(state, rng=rng, parent=self)
         self.loader = loader
+        # Set by the window: save a creature as a sheet file of its own; the sheets open in other tabs.
+        self.exporter: Callable[[Any, tuple[str, ...]], bool] | None = None
+        self.open_sheets: Callable[[], list[tuple[str, Any, tuple[str, ...]]]] | None = None
         self.setObjectName("gmTable")
         self.player_window: PlayerWindow | None = None
         layout = QVBoxLayout(self)
@@ -374,6 +377,13 @@ class TableView(QWidget):
         self.act_open = self._action(
             self.tr("&Ouvrir la fiche complète"), self.open_current, key("Ctrl+Return"), "actOpenSheet"
         )
+        self.act_export = self._action(
+            self.tr("&Enregistrer sa fiche sous…"),
+            self.export_current,
+            None,
+            "actExportCreature",
+            self.tr("La fiche de la créature choisie, dans un fichier à elle (un PJ qui quitte la table)."),
+        )
         self.act_players = self._action(
             self.tr("Vue des &joueurs (second écran)"),
             self.show_player_window,
@@ -396,6 +406,7 @@ class TableView(QWidget):
             self.act_rename,
             self.act_note,
             self.act_open,
+            self.act_export,
             None,
             self.act_bulk,
             self.act_condition,
@@ -442,6 +453,7 @@ class TableView(QWidget):
             self.act_condition,
         ):
             action.setEnabled(has_rows and gm)
+        self.act_export.setEnabled(has_rows and gm and self.exporter is not None)
         self.act_end_conflict.setEnabled(self.vm.has_end_conflict())
         self.act_end_fight.setEnabled(self.vm.state.round > 0)
 
@@ -523,7 +535,8 @@ class TableView(QWidget):
             self.vm.bulk(ids, request)
 
     def add_dialog(self) -> list[int]:
-        request = dialogs.ask_add(self, self.vm, self.current_id(), self.loader)
+        opened = self.open_sheets() if self.open_sheets is not None else []
+        request = dialogs.ask_add(self, self.vm, self.current_id(), self.loader, opened)
         if request is None:
             return []
         ids = self.vm.add_creatures(
@@ -583,6 +596,16 @@ class TableView(QWidget):
         target = index.siblingAtColumn(column)
         self.grid.setCurrentIndex(target)
         self.grid.edit(target)
+
+    def export_current(self) -> bool:
+        """The chosen creature's sheet saved to a file of its own (it stays at the table)."""
+        creature = self.vm.creature(self.current_id() or -1)
+        if creature is None:
+            self._on_refused(self.tr("Choisissez d'abord une créature."))
+            return False
+        if self.exporter is None:
+            return False
+        return self.exporter(creature.sheet, creature.journal)
 
     def open_current(self) -> None:
         creature_id = self.current_id()

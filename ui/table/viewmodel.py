@@ -548,10 +548,16 @@ class TableViewModel(QObject):
     # --- rules actions ----------------------------------------------------------------------------
 
     def apply_to(
-        self, creature_id: int, action: rules.Action, *, text: str | None = None, preface: Iterable[str] = ()
+        self,
+        creature_id: int,
+        action: rules.Action,
+        *,
+        text: str | None = None,
+        preface: Iterable[str] = (),
+        on_refused: Callable[[str], None] | None = None,
     ) -> rules.Outcome | None:
         """One action on one creature (its sheet tab, a rename): one undo step; the outcome, or None
-        when refused (``refused`` says why)."""
+        when refused (``on_refused``, else ``refused``, says why)."""
         creature = self.creature(creature_id)
         if creature is None:
             return None
@@ -561,7 +567,7 @@ class TableViewModel(QObject):
         if run_outcome is None:
             reason = run.refused[0].reason if run.refused else ""
             if reason:
-                self.refused.emit(reason)
+                (on_refused or self.refused.emit)(reason)
             return None
         self._commit(run, title, kind="sheet", announce=False)
         return run_outcome
