@@ -558,8 +558,12 @@ class MainWindow(QMainWindow):
     def _fill_table_menu(self) -> None:
         """The « Table » menu: the current table's actions with their shortcuts (disabled elsewhere)."""
         menu = self.table_menu
-        menu.clear()
         view = self.current_view()
+        shown = view if isinstance(view, TableView) else None
+        if getattr(self, "_table_menu_of", False) is shown and menu.actions():
+            return
+        self._table_menu_of = shown
+        menu.clear()
         if not isinstance(view, TableView):
             empty = menu.addAction(self.tr("(ouvrez ou créez une table de meneur)"))
             empty.setEnabled(False)
