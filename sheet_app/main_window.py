@@ -19,6 +19,7 @@ import rules
 from sheet_app import files
 from sheet_app.autosave import AutosaveEntry, AutosaveStore
 from sheet_app.controller import Autosaver, DocumentController, OpenDocument, OpenSheet, OpenTable
+from sheet_app.print_menu import PrintCommands
 from sheet_app.settings import Settings, examples_dir
 from sheet_app.welcome import NewSheetDialog, WelcomePage
 from ui.common import prompts
@@ -170,6 +171,7 @@ class MainWindow(QMainWindow):
         file_menu.addSeparator()
         file_menu.addAction(self.act_save)
         file_menu.addAction(self.act_save_as)
+        self.printing = PrintCommands(self, file_menu)  # Imprimer…, Exporter en PDF…, fiche vierge (issue 12)
         file_menu.addSeparator()
         file_menu.addAction(self.act_close)
         file_menu.addAction(self.act_quit)
@@ -225,6 +227,7 @@ class MainWindow(QMainWindow):
             view.openRequested.connect(lambda cid, d=doc: self.open_creature(d, cid))
             view.exporter = self.export_creature
             view.open_sheets = self._open_sheets
+            view.printable_document = doc.document  # type: ignore[attr-defined]  # Fichier › Imprimer
             doc.vm.applied.connect(lambda kind, d=doc: self._on_table_applied(d, kind))
             doc.vm.setObjectName("vm_table")
         else:
