@@ -500,3 +500,24 @@ def test_undo_of_a_bulk_in_the_window_restores_every_row(qtbot: Any, window: Mai
     assert re.search(r"Dégâts 2d6 = \d+", window.act_undo.text())
     window.act_undo.trigger()
     assert [c.sheet for c in vm.creatures] == before
+
+
+def test_printing_a_table_prints_the_table_and_a_creature_s_tab_its_sheet(
+    window: MainWindow, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ui.printing import dialogs as print_dialogs
+
+    shown: list[Any] = []
+    monkeypatch.setattr(print_dialogs, "preview", lambda _parent, printouts, _page: shown.append(printouts) or True)
+    view = window.new_table()
+    view.vm.set_title("Le col")
+    ids = view.vm.add_creatures(wolf(), 3)
+    steps = view.vm.undo_stack.count()
+    window.printing.act_print.trigger()
+    (table_printout,) = shown[0]
+    assert table_printout.name == "Le col"
+    assert "Loup 3" in repr(table_printout.blocks)
+    window.open_creature(window.docs[view], ids[1])  # type: ignore[arg-type]
+    window.printing.act_print.trigger()
+    assert [p.name for p in shown[1]] == ["Loup 2"]
+    assert view.vm.undo_stack.count() == steps  # printing changes nothing

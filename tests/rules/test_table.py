@@ -216,3 +216,44 @@ def test_a_dying_douaratil_npc_rolls_its_death_save_within_its_round() -> None:
     outcome = rules.apply(npc, table.round_end("douaratil"), random.Random(4))
     log += outcome.log
     assert sum("contre la mort" in line for line in log) >= 1
+
+
+# --- the health state alone -----------------------------------------------------------------------
+
+
+def _actions(system_id: str) -> st.SearchStrategy[rules.Action]:
+    info = rules.describe(system_id)
+    conditions = [c.id for c in info.conditions] or ["x"]
+    units = [u.id for u in info.time_units]
+    options = [
+        st.builds(rules.Damage, amount=st.integers(0, 40)),
+        st.builds(rules.Heal, amount=st.integers(0, 40)),
+        st.builds(rules.SetCondition, condition=st.sampled_from(conditions), active=st.booleans()),
+        st.builds(rules.AdvanceTime, unit=st.sampled_from(units), count=st.integers(1, 3)),
+        st.just(rules.Stabilise()),
+    ]
+    if "nonlethal" in info.features:
+        options.append(st.builds(rules.Damage, amount=st.integers(0, 30), nonlethal=st.just(True)))
+    return st.one_of(options)
+
+
+@pytest.mark.parametrize("system_id", rules.SYSTEMS)
+def test_every_system_says_its_state_alone(system_id: str) -> None:
+    """The table asks a thousand creatures their state after a bulk action: each system gives it alone."""
+    assert rules.system(system_id).state is not None
+
+
+@pytest.mark.parametrize("system_id", rules.SYSTEMS)
+@given(data=st.data())
+def test_the_state_alone_is_the_derived_state(system_id: str, data: st.DataObject) -> None:
+    sheet = rules.demo_sheet(system_id)
+    if system_id == "douaratil" and data.draw(st.booleans()):
+        sheet = rules.apply(sheet, rules.Edit(changes={"dies_at_zero": True, "is_npc": True})).sheet
+    rng = random.Random(data.draw(st.integers(0, 1000)))
+    for action in data.draw(st.lists(_actions(system_id), max_size=12)):
+        assert table.health_state(sheet) == rules.derive(sheet).state
+        try:
+            sheet = rules.apply(sheet, action, rng).sheet
+        except rules.Refused:
+            continue
+    assert table.health_state(sheet) == rules.derive(sheet).state

@@ -20,7 +20,7 @@ from ui.table.viewmodel import TableViewModel
 
 
 def row_point(view: TableView, creature_id: int, column: int = NAME) -> QPoint:
-    row = view.proxy.proxy_row_of(creature_id)
+    row = view.model.row_of(creature_id)
     assert row >= 0
     index = view.proxy.index(row, column)
     view.grid.scrollTo(index)
@@ -66,7 +66,7 @@ def press_ok(qtbot: Any, dialog: QDialog) -> None:
 
 
 def shown_text(view: TableView, creature_id: int, column: int) -> str:
-    row = view.proxy.proxy_row_of(creature_id)
+    row = view.model.row_of(creature_id)
     return str(view.proxy.index(row, column).data() or "")
 
 

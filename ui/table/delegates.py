@@ -1,11 +1,15 @@
 """How two columns of the GM table are drawn: the health bar (the sheet's, at a row's height) and the
-state badge (the sheet's words and colours). Only the rows a view shows are painted."""
+state badge (the sheet's words and colours). Only the rows a view shows are painted, and each drawing
+is kept as a pixmap per what it shows and its size: a repaint of rows already seen is a copy."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRectF, QSize
-from PySide6.QtGui import QPainter
-from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPoint, QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QFont, QPainter, QPixmap
+from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
 import rules
 from ui.common.badge import paint_badge
@@ -35,15 +39,52 @@ def bar_state(summary: rules.Summary, points_short: str) -> BarState:
     )
 
 
+# Pixmaps kept per delegate (a few hundred rows' worth: scrolling back finds them).
+PIXMAPS_KEPT = 600
+
+
 class _RowDelegate(QStyledItemDelegate):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._pixmaps: OrderedDict[Hashable, QPixmap] = OrderedDict()
+
+    def _cached(
+        self, painter: QPainter, option: QStyleOptionViewItem, key: Hashable, draw: Callable[[QPainter, QRectF], None]
+    ) -> None:
+        """Draw through a pixmap kept per ``key`` and the cell's size (and the screen's pixel ratio)."""
+        rect = option.rect  # type: ignore[attr-defined]
+        ratio = painter.device().devicePixelRatioF() if painter.device() is not None else 1.0
+        full = (key, rect.width(), rect.height(), ratio, option.font.key())  # type: ignore[attr-defined]
+        pixmap = self._pixmaps.get(full)
+        if pixmap is None:
+            pixmap = QPixmap(max(1, int(rect.width() * ratio)), max(1, int(rect.height() * ratio)))
+            pixmap.setDevicePixelRatio(ratio)
+            pixmap.fill(QColor(0, 0, 0, 0))
+            inner = QPainter(pixmap)
+            try:
+                inner.setFont(option.font)  # type: ignore[attr-defined]
+                draw(inner, QRectF(0, 0, rect.width(), rect.height()))
+            finally:
+                inner.end()
+            self._pixmaps[full] = pixmap
+            if len(self._pixmaps) > PIXMAPS_KEPT:
+                self._pixmaps.popitem(last=False)
+        else:
+            self._pixmaps.move_to_end(full)
+        painter.drawPixmap(QPoint(rect.x(), rect.y()), pixmap)
+
     def _background(self, painter: QPainter, option: QStyleOptionViewItem, index: AnyIndex) -> None:
-        """The item's own background (selection, turn highlight), without its text."""
+        """The item's background (selection, alternate rows, the turn's highlight), without its text.
+
+        Only the background role is asked: the full ``initStyleOption`` would ask every role again.
+        """
         opt = QStyleOptionViewItem(option)
-        self.initStyleOption(opt, index)
-        opt.text = ""  # type: ignore[attr-defined]
+        brush = index.data(Qt.ItemDataRole.BackgroundRole)
+        if brush is not None:
+            opt.backgroundBrush = brush  # type: ignore[attr-defined]
         widget = opt.widget  # type: ignore[attr-defined]
         style = widget.style() if widget is not None else QApplication.style()
-        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, widget)
+        style.drawPrimitive(QStyle.PrimitiveElement.PE_PanelItemViewItem, opt, painter, widget)
 
 
 class PointsDelegate(_RowDelegate):
@@ -56,9 +97,14 @@ class PointsDelegate(_RowDelegate):
             super().paint(painter, option, index)
             return
         self._background(painter, option, index)
-        short = _short(summary.system)
-        rect = QRectF(option.rect).adjusted(2, 1, -2, -1)  # type: ignore[attr-defined]
-        paint_bar(painter, rect, bar_state(summary, short), option.font, compact=True)  # type: ignore[attr-defined]
+        state = bar_state(summary, _short(summary.system))
+        font: QFont = option.font  # type: ignore[attr-defined]
+        self._cached(
+            painter,
+            option,
+            ("bar", state),
+            lambda p, rect: paint_bar(p, rect.adjusted(2, 1, -2, -1), state, font, compact=True),
+        )
 
     def sizeHint(self, option: QStyleOptionViewItem, index: AnyIndex) -> QSize:
         return QSize(200, 26)
@@ -74,7 +120,10 @@ class StateDelegate(_RowDelegate):
             super().paint(painter, option, index)
             return
         self._background(painter, option, index)
-        paint_badge(painter, QRectF(option.rect), label, colour, option.font)  # type: ignore[attr-defined]
+        font: QFont = option.font  # type: ignore[attr-defined]
+        self._cached(
+            painter, option, ("badge", label, colour), lambda p, rect: paint_badge(p, rect, label, colour, font)
+        )
 
     def sizeHint(self, option: QStyleOptionViewItem, index: AnyIndex) -> QSize:
         base = super().sizeHint(option, index)

@@ -38,6 +38,7 @@ import rules
 from ui.common.messages import MessageBar
 from ui.common.models import JournalModel
 from ui.common.undo_keys import pass_undo_when_unmodified
+from ui.sheet.journal import SHOWN_ENTRIES, JournalDelegate
 from ui.table import dialogs
 from ui.table.delegates import PointsDelegate, StateDelegate
 from ui.table.model import (
@@ -53,14 +54,13 @@ from ui.table.model import (
     TURN,
     WOUNDS,
     IdRole,
-    TableFilter,
     TableModel,
 )
 from ui.table.state import TableState
 from ui.table.viewmodel import BulkRequest, TableChanges, TableViewModel
 
 COLUMN_WIDTHS = {TURN: 44, NAME: 170, SYSTEM: 90, STATE: 130, POINTS: 230, CONDITIONS: 200, WOUNDS: 170, INITIATIVE: 56}
-JOURNAL_LIMIT = 200
+JOURNAL_LIMIT = SHOWN_ENTRIES
 AMOUNT_START = set("0123456789+-−")
 
 
@@ -228,17 +228,19 @@ class TableView(QWidget):
         layout.addLayout(entry)
 
         self.model = TableModel(self.vm, parent=self)
-        self.proxy = TableFilter(self)
-        self.proxy.setSourceModel(self.model)
+        # The model sorts and filters itself: the rows as shown (kept under this name for readers).
+        self.proxy = self.model
         self.grid = TableGrid()
         self.grid.setObjectName("tableGrid")
-        self.grid.setModel(self.proxy)
+        self.grid.setModel(self.model)
         self.grid.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.grid.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.grid.setEditTriggers(
             QAbstractItemView.EditTrigger.DoubleClicked | QAbstractItemView.EditTrigger.EditKeyPressed
         )
         self.grid.setWordWrap(False)
+        # Turn order from the start: one sort when sorting is switched on, not two.
+        self.grid.horizontalHeader().setSortIndicator(INITIATIVE, Qt.SortOrder.DescendingOrder)
         self.grid.setSortingEnabled(True)
         self.grid.setAlternatingRowColors(True)
         self.grid.verticalHeader().hide()
@@ -247,12 +249,17 @@ class TableView(QWidget):
         header = self.grid.horizontalHeader()
         header.setStretchLastSection(True)
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        # A header asks, at each of its repaints, whether every row of its columns is selected (to
+        # draw them highlighted): with a thousand rows selected, ten thousand questions. The header
+        # gets a selection of its own, always empty, and does not highlight.
+        header.setHighlightSections(False)
+        self._header_selection = QItemSelectionModel(self.model, self)
+        header.setSelectionModel(self._header_selection)
         for column, width in COLUMN_WIDTHS.items():
             header.resizeSection(column, width)
         self.grid.setItemDelegateForColumn(POINTS, PointsDelegate(self.grid))
         self.grid.setItemDelegateForColumn(STATE, StateDelegate(self.grid))
         self.grid.setAccessibleName(self.tr("Créatures de la table"))
-        self.sort_turn_order()
         self.grid.typed.connect(self.start_amount)
         self.grid.openRequested.connect(self.open_current)
         self.grid.removeRequested.connect(self.remove_selected)
@@ -271,6 +278,9 @@ class TableView(QWidget):
         self.journal = QListView()
         self.journal.setObjectName("tableJournal")
         self.journal.setModel(self.journal_model)
+        # The sheet's journal drawing: bold titles, dice in grey, heights kept per entry.
+        self.journal.setItemDelegate(JournalDelegate(self.journal))
+        self.journal.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.journal.setWordWrap(True)
         self.journal.setAlternatingRowColors(True)
         self.journal.setAccessibleName(self.tr("Journal"))
@@ -283,11 +293,11 @@ class TableView(QWidget):
         self.splitter.setSizes([1000, 300])
         layout.addWidget(self.splitter, 1)
 
-        self.filter_name.textChanged.connect(self.proxy.set_name_filter)
+        self.filter_name.textChanged.connect(self.model.set_name_filter)
         self.filter_state.currentIndexChanged.connect(
-            lambda _i: self.proxy.set_state_filter(str(self.filter_state.currentData() or ""))
+            lambda _i: self.model.set_state_filter(str(self.filter_state.currentData() or ""))
         )
-        self.living_only.toggled.connect(self.proxy.set_living_only)
+        self.living_only.toggled.connect(self.model.set_living_only)
         self.journal_scope.currentIndexChanged.connect(lambda _i: self.refresh_journal())
 
         vm = self.vm
@@ -462,7 +472,7 @@ class TableView(QWidget):
     def selected_ids(self) -> list[int]:
         """Ids of the selected rows, in the order shown."""
         rows = sorted({i.row() for i in self.grid.selectionModel().selectedRows()})
-        return self.proxy.ids(rows)
+        return self.model.ids(rows)
 
     def current_id(self) -> int | None:
         index = self.grid.currentIndex()
@@ -477,10 +487,10 @@ class TableView(QWidget):
         selection.clearSelection()
         first: QModelIndex | None = None
         for cid in ids:
-            row = self.proxy.proxy_row_of(cid)
+            row = self.model.row_of(cid)
             if row < 0:
                 continue
-            index = self.proxy.index(row, 0)
+            index = self.model.index(row, 0)
             first = first or index
             selection.select(index, QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows)
         if first is not None:
@@ -584,9 +594,9 @@ class TableView(QWidget):
     def _show_turn(self) -> None:
         turn = self.vm.state.turn
         if turn is not None:
-            row = self.proxy.proxy_row_of(turn)
+            row = self.model.row_of(turn)
             if row >= 0:
-                self.grid.scrollTo(self.proxy.index(row, 0))
+                self.grid.scrollTo(self.model.index(row, 0))
 
     def edit_current(self, column: int) -> None:
         index = self.grid.currentIndex()
@@ -762,11 +772,10 @@ class PlayerWindow(QWidget):
         self.heading.setFont(font)
         layout.addWidget(self.heading)
         self.model = TableModel(vm, player=True, parent=self)
-        self.proxy = TableFilter(self)
-        self.proxy.setSourceModel(self.model)
+        self.proxy = self.model
         self.grid = QTableView()
         self.grid.setObjectName("playerGrid")
-        self.grid.setModel(self.proxy)
+        self.grid.setModel(self.model)
         self.grid.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.grid.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.grid.setFocusPolicy(Qt.FocusPolicy.NoFocus)
@@ -783,7 +792,6 @@ class PlayerWindow(QWidget):
         header.resizeSection(TURN, 48)
         header.resizeSection(NAME, 240)
         header.resizeSection(STATE, 180)
-        self.proxy.sort(TURN, Qt.SortOrder.DescendingOrder)
         layout.addWidget(self.grid, 1)
         vm.changed.connect(self._on_changed)
         self.refresh()

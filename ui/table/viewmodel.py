@@ -35,6 +35,9 @@ MAX_NOTE = 2000
 MAX_INITIATIVE = 10_000
 # Lines of what happened by chance that a round's report shows before pointing at the journal.
 MAX_DETAILS = 12
+# Creatures named one per line in one entry of the table's journal (the rest: in their own journals).
+TABLE_ENTRY_LINES = 40
+NAMES_LISTED = 60
 
 # Bulk action kinds, in the order the dialog offers them.
 BULK_KINDS = ("damage", "nonlethal", "heal", "temporary", "condition_on", "condition_off")
@@ -239,6 +242,7 @@ class TableViewModel(QObject):
         self._rng = rng if rng is not None else random.Random()
         self._state = state if state is not None else TableState()
         self._summaries: dict[int, tuple[Any, rules.Summary]] = {}
+        self._states: dict[int, tuple[Any, str]] = {}
         self._gm_view = True
         self.undo_stack = QUndoStack(self)
 
@@ -272,6 +276,21 @@ class TableViewModel(QObject):
         self._summaries[creature.id] = (creature.sheet, summary)
         return summary
 
+    def state_of(self, creature: Creature) -> str:
+        """The creature's health state id, kept per sheet (the rules' own shortcut, not a full summary)."""
+        cached = self._summaries.get(creature.id)
+        if cached is not None and cached[0] is creature.sheet:
+            return cached[1].state
+        known = self._states.get(creature.id)
+        if known is not None and known[0] is creature.sheet:
+            return known[1]
+        state = rtable.health_state(creature.sheet)
+        self._states[creature.id] = (creature.sheet, state)
+        return state
+
+    def category_of(self, creature: Creature) -> str:
+        return rtable.category(self.state_of(creature))
+
     def info(self, system_id: str) -> rules.SystemInfo:
         return _describe(system_id)
 
@@ -292,7 +311,7 @@ class TableViewModel(QObject):
         return [c.id for _, c in ranked]
 
     def is_dead(self, creature: Creature) -> bool:
-        return self.summary(creature).category == "dead"
+        return self.category_of(creature) == "dead"
 
     def turn_text(self) -> str:
         """« Round 2 — tour de Loup 3 », or that no fight is under way."""
@@ -636,12 +655,16 @@ class TableViewModel(QObject):
             self.refused.emit(exc.reason)
             return None
 
+        scaled: dict[tuple[str, str, int], rules.Action | None] = {}
+
         def make(creature: Creature) -> rules.Action | None:
             roll = shared or rolled.get(creature.id)
             if roll is None:
                 return None
-            factor = request.factors.get(creature.id, "full")
-            return rtable.scaled(base, factor, creature.sheet.system, total=roll.total)
+            key = (request.factors.get(creature.id, "full"), creature.sheet.system, roll.total)
+            if key not in scaled:
+                scaled[key] = rtable.scaled(base, key[0], key[1], total=key[2])
+            return scaled[key]
 
         def preface_of(creature: Creature) -> list[str]:
             lines = []
@@ -854,6 +877,11 @@ class TableViewModel(QObject):
         ``per_creature``: lines of one creature's own. ``before``: an earlier run of the step, continued."""
         run = before.moved_to(state) if before is not None else Run(state, state)
         updated: list[Creature] = []
+        # A bulk action gives many creatures the same action: its title is worked out once per system.
+        titles: dict[tuple[str, rules.Action], str] = {}
+        touched = set(run.touched)
+        unnamed = _tr("(sans nom)")
+        rng = self._rng
         for cid in ids:
             creature = state.get(cid)
             if creature is None:
@@ -868,7 +896,7 @@ class TableViewModel(QObject):
                     run.refused.append(Result(cid, creature.name, False, skipped_reason, skipped=True))
                 continue
             try:
-                outcome = rules.apply(creature.sheet, action, self._rng)
+                outcome = rules.apply(creature.sheet, action, rng)
             except rules.SheetError as exc:
                 run.refused.append(Result(cid, creature.name, False, "; ".join(exc.lines) or exc.reason))
                 continue
@@ -882,14 +910,19 @@ class TableViewModel(QObject):
                 )
                 continue
             run.outcomes.append(outcome)
-            own = [*preface, *(per_creature(creature) if per_creature else ())]
-            title = entry_title or action_title(self.info(creature.sheet.system), action)
+            own = [*preface, *per_creature(creature)] if per_creature else list(preface)
+            title = entry_title
+            if not title:
+                key = (creature.sheet.system, action)
+                title = titles.get(key) or titles.setdefault(key, action_title(self.info(key[0]), action))
             entry = journal_entry(title, [*shared, *own, *outcome.log], outcome.rolls)
-            updated.append(creature.with_(sheet=outcome.sheet, journal=(*creature.journal, entry)))
-            if cid not in run.touched:
+            sheet = outcome.sheet
+            updated.append(Creature(cid, sheet, (*creature.journal, entry), creature.initiative, creature.note))
+            if cid not in touched:
+                touched.add(cid)
                 run.touched.append(cid)
             shown = " ".join(entry.split("\n")[1 + len(shared) :])
-            line = f"{creature.name or _tr('(sans nom)')} : {shown}" if shown else creature.name
+            line = f"{creature.name or unnamed} : {shown}" if shown else creature.name
             run.lines.append(line)
             run.details.setdefault(cid, []).append(line)
             if outcome.rolls or outcome.events:
@@ -917,7 +950,7 @@ class TableViewModel(QObject):
             old, new = run.start.get(cid), run.state.get(cid)
             if old is None or new is None:
                 continue
-            change = rtable.state_change(self.summary(old).state, self.summary(new).state)
+            change = rtable.state_change(self.state_of(old), self.state_of(new))
             results.append(Result(cid, new.name, True, change=change))
         results.extend(run.refused)
         report = Report(title, tuple(results), tuple(p for p in preface if p), headline, tuple(details))
@@ -925,12 +958,20 @@ class TableViewModel(QObject):
             if announce and results:
                 self.reported.emit(report_text(report), False)
             return report
-        lines = [*report.preface, *run.lines]
+        # The table's entry says what happened to each creature, up to a screenful; every creature's own
+        # journal keeps its whole part (a blow to a thousand wolves is a thousand lines there).
+        lines = [*report.preface, *run.lines[:TABLE_ENTRY_LINES]]
+        if len(run.lines) > TABLE_ENTRY_LINES:
+            more = len(run.lines) - TABLE_ENTRY_LINES
+            lines.append(_tr("… et {0} autres : voir le journal de chaque créature.").format(more))
         for what, label in (("fell", _tr("Tombés")), ("dying", _tr("Mourants")), ("died", _tr("Morts"))):
             names = report.names(what)
             if names:
-                lines.append(f"{label} : {', '.join(names)}.")
-        lines.extend(_tr("Refusé pour {0} : {1}").format(r.name, r.reason) for r in report.refused)
+                lines.append(f"{label} : {_listed(names)}.")
+        refused = report.refused
+        lines.extend(_tr("Refusé pour {0} : {1}").format(r.name, r.reason) for r in refused[:TABLE_ENTRY_LINES])
+        if len(refused) > TABLE_ENTRY_LINES:
+            lines.append(_tr("… et {0} autres refus.").format(len(refused) - TABLE_ENTRY_LINES))
         new_state = run.state.with_(journal=(*run.state.journal, self._table_entry(title, lines)))
         self._push(new_state, title)
         if announce:
@@ -965,6 +1006,7 @@ class TableViewModel(QObject):
         removed = frozenset(old_rows.keys() - new_rows.keys())
         for cid in removed:
             self._summaries.pop(cid, None)
+            self._states.pop(cid, None)
         self.swapped.emit(old, state)
         self.changed.emit(
             TableChanges(
@@ -997,6 +1039,11 @@ class Run:
     def moved_to(self, state: TableState) -> Run:
         self.state = state
         return self
+
+
+def _listed(names: Sequence[str]) -> str:
+    shown = ", ".join(names[:NAMES_LISTED])
+    return shown + (_tr(" et {0} autres").format(len(names) - NAMES_LISTED) if len(names) > NAMES_LISTED else "")
 
 
 def _parse_number(text: str) -> int | None:

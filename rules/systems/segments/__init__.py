@@ -41,6 +41,7 @@ from rules.systems.segments.actions import (
     StandUp,
 )
 from rules.systems.segments.derive import derive as derive_values
+from rules.systems.segments.derive import health_state
 from rules.systems.segments.describe import info
 from rules.systems.segments.handlers import (
     add_fatigue,
@@ -111,6 +112,7 @@ SYSTEM = register(
             SetPrivation: set_privation,
         },
         derive=derive_values,
+        state=health_state,
         info=info,
         after_edit=after_edit,
         demo={

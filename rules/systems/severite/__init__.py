@@ -35,7 +35,7 @@ from rules.systems.severite.actions import (
     TreatWound,
     WorseningRisk,
 )
-from rules.systems.severite.derive import derive
+from rules.systems.severite.derive import derive, health_state
 from rules.systems.severite.describe import info
 from rules.systems.severite.handlers import (
     after_edit,
@@ -100,6 +100,7 @@ SYSTEM = register(
             AdvanceTime: advance_time,
         },
         derive=derive,
+        state=health_state,
         info=info,
         after_edit=after_edit,
         demo={
