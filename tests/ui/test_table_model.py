@@ -15,6 +15,7 @@ from tests.ui.table_helpers import mixed_vm, wolf
 from ui.table.model import (
     HEADERS,
     NAME,
+    NOTE,
     PLAYER_COLUMNS,
     POINTS,
     STATE,
@@ -47,11 +48,13 @@ def _qt_warnings_fail(qapp: Any, qtlog: Any) -> Any:
 
 
 class Spy:
-    """Every notification a model sends, in order."""
+    """Every notification a model sends, in order (``changed``: first row, last row, first and last column)."""
 
     def __init__(self, model: Any) -> None:
         self.events: list[tuple[Any, ...]] = []
-        model.dataChanged.connect(lambda a, b, _r=None: self.events.append(("changed", a.row(), b.row())))
+        model.dataChanged.connect(
+            lambda a, b, _r=None: self.events.append(("changed", a.row(), b.row(), a.column(), b.column()))
+        )
         model.rowsInserted.connect(lambda _p, a, b: self.events.append(("inserted", a, b)))
         model.rowsRemoved.connect(lambda _p, a, b: self.events.append(("removed", a, b)))
         model.modelReset.connect(lambda: self.events.append(("reset",)))
@@ -105,25 +108,35 @@ def test_a_change_reports_only_the_rows_that_changed_never_a_reset() -> None:
     model = TableModel(vm)
     spy = Spy(model)
     ids = [c.id for c in vm.creatures]
+    sheet_columns = (NAME, HEADERS.index("Blessures"))
     vm.bulk([ids[2], ids[3], ids[7]], BulkRequest("damage", "2"))
-    assert spy.take() == [("changed", 2, 3), ("changed", 7, 7)]
+    # The sheets changed: their rows, in the columns a sheet shows (not the turn order's column).
+    assert spy.take() == [("changed", 2, 3, *sheet_columns), ("changed", 7, 7, *sheet_columns)]
     vm.set_note(ids[5], "blessé à la patte")
-    assert spy.take() == [("changed", 5, 5)]
+    assert spy.take() == [("changed", 5, 5, NOTE, NOTE)]
     vm.undo_stack.undo()
-    assert spy.take() == [("changed", 5, 5)]
+    assert spy.take() == [("changed", 5, 5, NOTE, NOTE)]
     vm.remove([ids[1], ids[2], ids[8]])
     assert spy.take() == [("removed", 8, 8), ("removed", 1, 2)]
     vm.undo_stack.undo()
     assert spy.take() == [("inserted", 1, 2), ("inserted", 8, 8)]
     vm.duplicate([ids[4]])
     assert spy.take() == [("inserted", 5, 5)]
-    # The turn marker moves: only its rows repaint.
     vm.undo_stack.undo()
     spy.take()
+    # The turn marker moves: only its rows repaint, whole.
     vm.next_turn()
-    assert spy.take() == [("changed", 0, 0)]
+    assert spy.take() == [("changed", 0, 0, 0, len(HEADERS) - 1)]
     vm.next_turn()
-    assert spy.take() == [("changed", 0, 1)]
+    assert spy.take() == [("changed", 0, 1, 0, len(HEADERS) - 1)]
+    # An initiative that changes the turn order moves the row: a layout change, never a reset.
+    vm.set_initiative(ids[6], 20)
+    events = spy.take()
+    assert events[0] == ("layout",) and ("reset",) not in events
+    assert model.row_of(ids[6]) == 0
+    # Journal-only changes repaint nothing.
+    vm.set_title("Meute")
+    assert spy.take() == []
 
 
 def test_display_follows_the_rules_summary() -> None:

@@ -109,6 +109,15 @@ CATEGORY_RANK = {"up": 0, "down": 1, "dying": 2, "dead": 3}
 SHEET_COLUMNS = (NAME, WOUNDS)
 INITIATIVE_COLUMNS = (TURN, INITIATIVE)
 NOTE_COLUMNS = (NOTE, NOTE)
+
+
+def _span(sheet: bool, initiative: bool, note: bool) -> tuple[int, int] | None:
+    parts = [p for p, on in ((SHEET_COLUMNS, sheet), (INITIATIVE_COLUMNS, initiative), (NOTE_COLUMNS, note)) if on]
+    return (min(p[0] for p in parts), max(p[1] for p in parts)) if parts else None
+
+
+# The columns to repaint for each combination of (sheet, initiative, note) changed.
+_SPANS = {(a, b, c): _span(a, b, c) for a in (False, True) for b in (False, True) for c in (False, True)}
 _FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
 _EDITABLE_FLAGS = _FLAGS | Qt.ItemFlag.ItemIsEditable
 
@@ -596,17 +605,12 @@ class TableModel(QAbstractTableModel):
             a = previous.get(b.id)
             if a is None or a is b:
                 continue
-            first, last = len(HEADERS), -1
-            if a.sheet is not b.sheet:
-                first, last = min(first, SHEET_COLUMNS[0]), max(last, SHEET_COLUMNS[1])
-            if a.initiative != b.initiative:
-                first, last = min(first, INITIATIVE_COLUMNS[0]), max(last, INITIATIVE_COLUMNS[1])
-            if a.note != b.note:
-                first, last = min(first, NOTE_COLUMNS[0]), max(last, NOTE_COLUMNS[1])
-            if last >= 0:
-                spans[r] = (first, last)
+            span = _SPANS[(a.sheet is not b.sheet, a.initiative != b.initiative, a.note != b.note)]
+            if span is not None:
+                spans[r] = span
         self._set_rows(target)
-        for cid in {old.turn, new.turn} | (old.started ^ new.started):
+        moved = {old.turn, new.turn} if old.turn != new.turn else set()
+        for cid in moved | (old.started ^ new.started):
             if cid is not None and (r := self._rows_of.get(cid, -1)) >= 0:
                 # The marker's row is drawn highlighted: all of it repaints.
                 spans[r] = (0, len(HEADERS) - 1)

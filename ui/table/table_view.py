@@ -59,7 +59,7 @@ from ui.table.model import (
 from ui.table.state import TableState
 from ui.table.viewmodel import BulkRequest, TableChanges, TableViewModel
 
-COLUMN_WIDTHS = {TURN: 44, NAME: 170, SYSTEM: 90, STATE: 130, POINTS: 230, CONDITIONS: 200, WOUNDS: 170, INITIATIVE: 56}
+COLUMN_WIDTHS = {TURN: 40, NAME: 150, SYSTEM: 80, STATE: 122, POINTS: 220, CONDITIONS: 170, WOUNDS: 150, INITIATIVE: 50}
 JOURNAL_LIMIT = SHOWN_ENTRIES
 AMOUNT_START = set("0123456789+-−")
 
@@ -290,7 +290,7 @@ class TableView(QWidget):
         self.splitter.addWidget(self.journal_box)
         self.splitter.setStretchFactor(0, 4)
         self.splitter.setStretchFactor(1, 1)
-        self.splitter.setSizes([1000, 300])
+        self.splitter.setSizes([1080, 280])
         layout.addWidget(self.splitter, 1)
 
         self.filter_name.textChanged.connect(self.model.set_name_filter)
@@ -432,13 +432,16 @@ class TableView(QWidget):
         ]
 
     def _button(self, action: QAction) -> QPushButton:
+        """A button for ``action``: its text, its state (enabled or not) and its shortcut in the tooltip."""
         button = QPushButton(action.text())
         button.setObjectName("button_" + action.objectName())
         tip = action.toolTip()
         shortcut = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
         button.setToolTip(f"{tip} ({shortcut})" if shortcut and tip else tip or shortcut)
         button.setAutoDefault(False)
+        button.setEnabled(action.isEnabled())
         button.clicked.connect(action.trigger)
+        action.changed.connect(lambda b=button, a=action: b.setEnabled(a.isEnabled()))
         return button
 
     def _update_actions(self) -> None:
@@ -453,6 +456,7 @@ class TableView(QWidget):
             self.act_day,
         ):
             action.setEnabled(has_rows)
+        self.act_add.setEnabled(gm)
         for action in (
             self.act_duplicate,
             self.act_remove,
@@ -783,6 +787,7 @@ class PlayerWindow(QWidget):
         big = self.grid.font()
         big.setPointSizeF(big.pointSizeF() + 3)
         self.grid.setFont(big)
+        self.grid.horizontalHeader().setFont(big)
         self.grid.verticalHeader().setDefaultSectionSize(34)
         self.grid.setItemDelegateForColumn(STATE, StateDelegate(self.grid))
         for column in range(len(HEADERS)):
