@@ -1,13 +1,14 @@
 """The health state as a coloured badge: its words and colour come from the system's table.
 
-``paint_badge`` draws it anywhere (the GM table's state column); the sheet's ``StateBadge`` label shows
-the same words on the same colour.
+``StateBadge`` is the sheet's badge (a label); ``paint_badge`` draws the same words on the same colour
+anywhere else (the GM table's state column).
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter
+from PySide6.QtWidgets import QLabel, QWidget
 
 BADGE_TEXT = QColor("white")
 
@@ -35,3 +36,27 @@ def paint_badge(p: QPainter, rect: QRectF, label: str, colour: str, font: QFont)
         p.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
     finally:
         p.restore()
+
+
+class StateBadge(QLabel):
+    """The health state as a coloured badge (label and colour from the system's table)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("stateBadge")
+        self.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.setMinimumWidth(110)
+        font = QFont(self.font())
+        font.setBold(True)
+        font.setPointSizeF(font.pointSizeF() + 1)
+        self.setFont(font)
+
+    def show_state(self, label: str, colour: str, tooltip: str) -> None:
+        if label != self.text():
+            self.setText(label)
+            self.setAccessibleName(self.tr("État de santé : {0}").format(label))
+        self.setToolTip(tooltip)
+        style = f"#stateBadge {{ background: {colour}; color: white; border-radius: 10px; padding: 3px 12px; }}"
+        # A style sheet change re-polishes the widget: only when the colour really changes.
+        if style != self.styleSheet():
+            self.setStyleSheet(style)
