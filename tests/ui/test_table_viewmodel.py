@@ -360,3 +360,21 @@ def test_a_round_of_every_system(system_id: str) -> None:
     creature = vm.creatures[1]
     unit = rules.describe(system_id).round_unit
     assert creature.sheet.clock > 0 or unit not in {u.id for u in rules.describe(system_id).time_units}
+
+
+def test_a_dying_segments_creature_tries_vigueur_when_its_window_opens() -> None:
+    """Segments: the start of a creature's turn is where its dying roll is made (the table's
+    « Tour suivant » runs the system's StartTurn); without it, the round passes whole at its end."""
+    dying = rules.new_sheet("segments", name="Gob", is_npc=True, constitution=10, base_maximum=12, current=-2)
+    vm = vm_with(dying, seed=3)
+    gob = vm.creatures[0].id
+    vm.next_turn()
+    entry = vm.creature(gob).journal[-1]  # type: ignore[union-attr]
+    if rtable.has_turns("segments"):
+        assert entry.startswith("Début du tour") and "Vigueur" in entry
+        assert re.search(r"1d20 = \d+", entry)
+        vm.next_turn()  # the round ends for it: EndRound, not a second try at the window
+        assert vm.creature(gob).journal[-1].count("Sa fenêtre s'ouvre") <= 1  # type: ignore[union-attr]
+    else:
+        vm.next_round()
+        assert "Vigueur" in vm.creature(gob).journal[-1]  # type: ignore[union-attr]
