@@ -68,7 +68,6 @@ class Result:
     reason: str = ""  # refused: the rules' French reason; skipped: why
     skipped: bool = False
     change: rtable.StateChange = field(default_factory=rtable.StateChange)
-    lines: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -591,21 +590,6 @@ class TableViewModel(QObject):
         self._commit(run, title, kind="sheet", announce=False)
         return run_outcome
 
-    def apply_each(
-        self,
-        ids: Iterable[int],
-        make: Callable[[Creature], rules.Action | None],
-        title: str,
-        *,
-        kind: str = "bulk",
-        preface: Sequence[str] = (),
-        skipped_reason: str = "",
-    ) -> Report | None:
-        """``make(creature)`` on each creature of ``ids`` (None: that creature is not concerned), in one
-        undo step; the report (also emitted by ``reported``)."""
-        run = self._run(self._state, list(ids), make, preface=tuple(preface), skipped_reason=skipped_reason)
-        return self._commit(run, title, kind=kind, preface=preface)
-
     def bulk(self, ids: Sequence[int], request: BulkRequest) -> Report | None:
         """The bulk dialog's action on ``ids``: each creature's own rules apply; one undo step."""
         wanted = set(ids)
@@ -1050,10 +1034,6 @@ def _parse_number(text: str) -> int | None:
     from ui.common.texts import parse_int
 
     return parse_int(text)
-
-
-def _is_number(text: str) -> bool:
-    return _parse_number(text) is not None
 
 
 _DESCRIBED: dict[str, rules.SystemInfo] = {}
