@@ -42,7 +42,7 @@ from rules.systems.d20.actions import (
     StrenuousAction,
 )
 from rules.systems.d20.check import check_sheet, edit_line
-from rules.systems.d20.derive import derive
+from rules.systems.d20.derive import derive, health_state
 from rules.systems.d20.describe import info
 from rules.systems.d20.handlers import (
     ability_damage,
@@ -110,6 +110,7 @@ SYSTEM = register(
             Resurrection: resurrection,
         },
         derive=derive,
+        state=health_state,
         info=info,
         after_edit=after_edit,
         check=check_sheet,

@@ -12,7 +12,7 @@ from typing import Any
 
 from rules.model import fmt_int
 from rules.systems.d20.derive import maximum, state_id
-from rules.systems.d20.sheet import MAX_CLOCK, RECOVERY_LABELS, SHEET_LABELS, D20Sheet
+from rules.systems.d20.sheet import RECOVERY_LABELS, SHEET_LABELS, D20Sheet
 from rules.systems.d20.table import D20Rules
 
 Problem = tuple[tuple[str | int, ...], str]
@@ -41,8 +41,6 @@ def check_sheet(sheet: D20Sheet, rs: D20Rules) -> list[Problem]:
     top = maximum(sheet, rs)
     if sheet.current > top:
         problems.append((("current",), f"les PV ({fmt_int(sheet.current)}) dépassent le maximum ({top})"))
-    if sheet.clock > MAX_CLOCK:
-        problems.append((("clock",), f"l'horloge dépasse {MAX_CLOCK} secondes"))
     if sheet.dead:
         if sheet.recovery:
             problems.append((("recovery",), "une récupération est notée alors que le personnage a perdu la vie"))

@@ -9,6 +9,7 @@ from pydantic import Field, field_validator, model_validator
 from rules.errors import FIELD_LABELS
 from rules.labels import ABILITIES, ABILITY_LABELS
 from rules.model import (
+    MAX_CLOCK,
     MAX_POINTS,
     Frozen,
     SheetBase,
@@ -30,8 +31,6 @@ MAX_WOUNDS = 200
 MAX_WOUND_ID = 100_000
 MAX_COUNT = 1000  # resurrections and failed quick attempts a sheet records
 
-
-MAX_CLOCK = 10**12  # seconds of in-game time a sheet can hold (some 31,000 years)
 
 # Every stored field as the sheet names it, for the journal of ``Edit``, the form and the checks of
 # ``check.py`` (the facade's ``FIELD_LABELS`` is shared by every system; these are d20's own words).

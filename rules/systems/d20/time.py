@@ -11,6 +11,7 @@ from rules.actions import (
 from rules.errors import Refused
 from rules.labels import ABILITIES, ABILITY_LABELS
 from rules.model import (
+    MAX_CLOCK,
     Context,
     evolve,
     of,
@@ -29,7 +30,7 @@ from rules.systems.d20.handlers import (
     _settle,
     _settled_inside,
 )
-from rules.systems.d20.sheet import MAX_CLOCK, D20Sheet
+from rules.systems.d20.sheet import D20Sheet
 from rules.systems.d20.table import D20Rules
 
 EVENT_CAP = 200_000  # timed events processed in one action at most (dying and recovery end long before)
