@@ -46,7 +46,9 @@ from rules.errors import (
     Refused,
     RulesetError,
     describe_validation_error,
+    location_text,
     os_reason,
+    shown_location,
 )
 from rules.info import (
     ChoiceInfo,
@@ -151,10 +153,9 @@ class SheetError(Refused):
 
 
 def _invalid_sheet(prefix: str, exc: ValidationError) -> SheetError:
-    lines = describe_validation_error(exc)
+    lines = describe_validation_error(exc, tags=REGISTRY.keys())
     locations: list[tuple[str | int, ...]] = [
-        tuple(p for p in err["loc"] if not (isinstance(p, str) and p.startswith(("function-", "tagged-union"))))
-        for err in exc.errors(include_url=False)[: len(lines)]
+        shown_location(err["loc"], REGISTRY.keys()) for err in exc.errors(include_url=False)[: len(lines)]
     ]
     locations += [()] * (len(lines) - len(locations))
     return SheetError(prefix + " ; ".join(lines), lines, locations)
@@ -169,7 +170,8 @@ def build_action(action_type: type[Action], **fields: Any) -> Action:
     try:
         return action_type(**fields)
     except ValidationError as exc:
-        lines = describe_validation_error(exc)
+        titles = {name: f.title for name, f in action_type.model_fields.items() if f.title}
+        lines = describe_validation_error(exc, labels=titles)
         raise SheetError("Action refusée : " + " ; ".join(lines), lines) from None
 
 
@@ -201,10 +203,31 @@ def new_sheet(system_id: str, **fields: Any) -> Sheet:
     """A new sheet of ``system_id``; bad fields raise ``SheetError`` with French lines."""
     sys_ = system(system_id)
     try:
-        return sys_.sheet_type.model_validate({**fields, "system": system_id})
+        sheet = sys_.sheet_type.model_validate({**fields, "system": system_id})
     except ValidationError as exc:
         lines = describe_validation_error(exc)
         raise SheetError("Fiche invalide : " + " ; ".join(lines), lines) from None
+    return _checked(sheet, None, "Fiche invalide : ")
+
+
+def check_sheet(sheet: Sheet, rules_table: Any = None) -> Sheet:
+    """``sheet`` if what pydantic alone cannot see holds under ``rules_table`` (default: the shipped table):
+    ids of the table, bounds that depend on it, fields that contradict each other. ``SheetError`` (French
+    lines and locations) otherwise. ``new_sheet``, ``sheet_from_data``/``json`` and ``Edit`` run it; a reader
+    that validates sheets with pydantic directly must run it too."""
+    return _checked(sheet, rules_table, "Fiche invalide : ")
+
+
+def _checked(sheet: Sheet, rules_table: Any, prefix: str) -> Sheet:
+    """``sheet`` if its system's ``check`` finds nothing wrong under ``rules_table`` (default: shipped)."""
+    sys_ = REGISTRY[sheet.system]
+    table = rules_table if rules_table is not None else sys_.ruleset()
+    problems = list(sys_.check(sheet, table)) if sys_.check is not None else []
+    problems += timers.problems(sheet, table)  # the states put for a while: the same for every system
+    if not problems:
+        return sheet
+    lines = [f"{location_text(loc)} : {text}" if location_text(loc) else text for loc, text in problems]
+    raise SheetError(prefix + " ; ".join(lines), lines, [loc for loc, _ in problems])
 
 
 def demo_sheet(system_id: str) -> Sheet:
@@ -223,8 +246,11 @@ def _sheet_adapter() -> TypeAdapter[Any]:
     return TypeAdapter(target)
 
 
-def sheet_from_data(data: Any) -> Sheet:
-    """Validate plain data (parsed JSON) as a sheet of whichever system it names."""
+def sheet_from_data(data: Any, rules_table: Any = None) -> Sheet:
+    """Validate plain data (parsed JSON) as a sheet of whichever system it names.
+
+    The ids and bounds that depend on the rule table are checked against ``rules_table`` (a GM's copy)
+    or, by default, the shipped one."""
     sheet_type: Any = None
     if isinstance(data, dict):
         sys_id = data.get("system")
@@ -240,19 +266,22 @@ def sheet_from_data(data: Any) -> Sheet:
             sheet_type = REGISTRY[sys_id].sheet_type
     try:
         if sheet_type is not None:
-            return sheet_type.model_validate(data)
-        return _sheet_adapter().validate_python(data)
+            sheet = sheet_type.model_validate(data)
+        else:
+            sheet = _sheet_adapter().validate_python(data)
     except ValidationError as exc:
         raise _invalid_sheet("Fiche invalide : ", exc) from None
+    return _checked(sheet, rules_table, "Fiche invalide : ")
 
 
-def sheet_from_json(text: str | bytes) -> Sheet:
-    """Parse a sheet from JSON text (``SheetError`` with French lines on any problem)."""
+def sheet_from_json(text: str | bytes, rules_table: Any = None) -> Sheet:
+    """Parse a sheet from JSON text (``SheetError`` with French lines on any problem); the table as in
+    ``sheet_from_data``."""
     try:
-        return _sheet_adapter().validate_json(text)
+        sheet = _sheet_adapter().validate_json(text)
     except ValidationError as exc:
-        lines = describe_validation_error(exc)
-        raise SheetError("Fiche invalide : " + " ; ".join(lines), lines) from None
+        raise _invalid_sheet("Fiche invalide : ", exc) from None
+    return _checked(sheet, rules_table, "Fiche invalide : ")
 
 
 def sheet_to_json(sheet: Sheet, indent: int | None = 2) -> str:
@@ -267,38 +296,76 @@ def sheet_to_data(sheet: Sheet) -> dict[str, Any]:
 
 
 def _edit(sheet: Sheet, action: Edit, ctx: Context, sys_: System) -> Sheet:
-    forbidden = {"system"} & set(action.changes)
+    changes = dict(action.changes)
+    # The states put for a while are the facade's (rules/timers.py): edited after the system's own
+    # fields, so no system sees a field it does not know.
+    timed = changes.pop("condition_timers", _UNSET)
+    if not changes and timed is not _UNSET:
+        return _checked(_edit_timers(sheet, timed, ctx, sys_), ctx.ruleset, "Valeur refusée : ")
+    forbidden = {"system"} & set(changes)
     if forbidden:
         raise Refused("Le système d'une fiche ne se change pas.")
-    unknown = [k for k in action.changes if k not in sys_.sheet_type.model_fields]
+    unknown = [k for k in changes if k not in sys_.sheet_type.model_fields]
     if unknown:
         raise Refused("Champ inconnu : " + ", ".join(f"« {k} »" for k in unknown) + ".")
     data = sheet.model_dump()
-    data.update(action.changes)
+    data.update(changes)
     if sys_.prepare_edit is not None:
         data = sys_.prepare_edit(sheet, data)
     try:
-        new = sys_.sheet_type.model_validate(data)
+        # The rule table in force (a GM's house rules) lets a system check the ids the sheet names.
+        new = sys_.sheet_type.model_validate(data, context={"rules_table": ctx.ruleset})
     except ValidationError as exc:
         lines = describe_validation_error(exc)
         raise SheetError("Valeur refusée : " + " ; ".join(lines), lines) from None
-    for key in action.changes:
+    labels: dict[str, str] | None = None
+    for key in changes:
         before, after = getattr(sheet, key), getattr(new, key)
-        if before != after:
-            label = FIELD_LABELS.get(key, key)
-            ctx.say(f"{label[:1].upper() + label[1:]} : {_show(before)} → {_show(after)}.")
+        if before == after:
+            continue
+        line = sys_.edit_line(key, before, after, ctx.ruleset) if sys_.edit_line is not None else None
+        if line is None:
+            if key not in FIELD_LABELS and labels is None and sys_.info is not None:
+                labels = {f.name: f.label for f in sys_.info(ctx.ruleset).fields}
+            label = FIELD_LABELS.get(key) or (labels or {}).get(key, key)
+            line = f"{label[:1].upper() + label[1:]} : {_show(before)} → {_show(after)}."
+        ctx.say(line)
     if sys_.after_edit is not None:
         new = sys_.after_edit(sheet, new, ctx.ruleset, ctx)
-    return new
+    if timed is not _UNSET:
+        new = _edit_timers(new, timed, ctx, sys_)
+    return _checked(new, ctx.ruleset, "Valeur refusée : ")
+
+
+_UNSET: Any = object()
+
+
+def _edit_timers(sheet: Sheet, value: Any, ctx: Context, sys_: System) -> Sheet:
+    """``Edit(changes={"condition_timers": …})``: validated as the sheet's field, journaled with labels."""
+    data = sheet.model_dump()
+    data["condition_timers"] = value
+    try:
+        new = sys_.sheet_type.model_validate(data, context={"rules_table": ctx.ruleset})
+    except ValidationError as exc:
+        lines = describe_validation_error(exc)
+        raise SheetError("Valeur refusée : " + " ; ".join(lines), lines) from None
+    if new.condition_timers != sheet.condition_timers:
+        ctx.say(timers.edit_line(sheet.condition_timers, new.condition_timers, ctx.ruleset))
+    return evolve(sheet, condition_timers=new.condition_timers)
 
 
 def _show(value: Any) -> str:
+    """A stored value as the journal of an ``Edit`` shows it (French, never Python's ``None``)."""
+    if value is None:
+        return "(aucun)"
     if isinstance(value, bool):
         return "oui" if value else "non"
     if isinstance(value, int):
         return fmt_int(value)
     if isinstance(value, str):
         return f"« {value} »" if value else "(vide)"
+    if isinstance(value, (tuple, list)):
+        return ", ".join(_show(v) for v in value) if value else "(aucun)"
     return str(value)
 
 
@@ -416,6 +483,7 @@ __all__ = [
     "WoundRisk",
     "apply",
     "build_action",
+    "check_sheet",
     "countdowns",
     "demo_sheet",
     "derive",
@@ -483,3 +551,10 @@ __all__ += [
     "TreatWound",
     "WorseningRisk",
 ]
+
+# --- the game master's table (issue 11): section owned by the table work ---------------------------
+# isort: split
+from rules import table  # noqa: E402  (uses the facade above)
+from rules.table import Summary, summarise  # noqa: E402
+
+__all__ += ["Summary", "summarise", "table"]

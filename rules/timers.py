@@ -204,6 +204,40 @@ def advance(
     return sheet
 
 
+def shown(timers: Any, table: Any) -> str:
+    """The timers as the journal of an edit names them: « Étourdi (fin à jour 1, 00:01:00) »."""
+    parts = []
+    for timer in timers or ():
+        label = _condition_label(table, timer.condition)
+        end = "fin du Conflit" if timer.ends_at is None else f"fin à {format_clock(timer.ends_at)}"
+        parts.append(f"{label} ({end})")
+    return ", ".join(parts) or "aucune"
+
+
+def edit_line(before: Any, after: Any, table: Any) -> str:
+    return f"Durées des états : {shown(before, table)} → {shown(after, table)}."
+
+
+def problems(sheet: Any, table: Any) -> list[tuple[tuple[str | int, ...], str]]:
+    """What a stored sheet's timers may not hold: a state the table does not know, two timers for one
+    state, an end before the sheet's clock (it would have ended), an unknown unit."""
+    found: list[tuple[tuple[str | int, ...], str]] = []
+    known = getattr(table, "conditions", None)
+    seen: set[str] = set()
+    for i, timer in enumerate(getattr(sheet, "condition_timers", ()) or ()):
+        where: tuple[str | int, ...] = ("condition_timers", i)
+        if isinstance(known, Mapping) and timer.condition not in known:
+            found.append(((*where, "condition"), f"état inconnu « {timer.condition} »"))
+        if timer.condition in seen:
+            found.append(((*where, "condition"), f"l'état « {timer.condition} » a deux durées"))
+        seen.add(timer.condition)
+        if timer.ends_at is not None and timer.ends_at < sheet.clock:
+            found.append(((*where, "ends_at"), "la fin de cette durée est passée (avant l'horloge de la fiche)"))
+        if timer.unit and unit_seconds(table, timer.unit) is None:
+            found.append(((*where, "unit"), f"unité de temps inconnue « {timer.unit} »"))
+    return found
+
+
 @dataclass(frozen=True, slots=True)
 class Countdown:
     """Something counting down on a sheet: a state's end, or a system's own wait."""

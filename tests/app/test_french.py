@@ -17,6 +17,7 @@ from sheet_app.main_window import MainWindow
 from ui.common import prompts
 from ui.common.forms import ActionForm, user_fields
 from ui.common.texts import ACTION_FIELD_LABELS
+from ui.printing import dialogs as print_dialogs
 from ui.sheet.actions import dying_style
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -83,7 +84,9 @@ def test_the_open_and_save_dialogs_use_qts_own_translated_dialog(monkeypatch: An
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a: (options.append(a[5]), ("", ""))[1])
     prompts.open_paths(None, ROOT)
     prompts.save_path(None, ROOT / "x.fiche.json")
-    assert options == [QFileDialog.Option.DontUseNativeDialog] * 2
+    prompts.save_text_path(None, "journal.txt")
+    print_dialogs.ask_pdf_path(None, ROOT / "x.pdf")  # Fichier › Exporter en PDF…
+    assert options == [QFileDialog.Option.DontUseNativeDialog] * 4
 
 
 @pytest.mark.parametrize("argv", [["--nimportequoi"], ["-x", "a"], ["--check-all"]])

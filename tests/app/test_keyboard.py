@@ -18,7 +18,11 @@ import rules
 from sheet_app.main_window import MainWindow
 from sheet_app.welcome import NewSheetDialog
 from ui.common import prompts
+from ui.printing import dialogs as print_dialogs
 from ui.sheet.actions import ShortRestDialog
+from ui.sheet.sheet_view import SheetView
+from ui.table import dialogs as table_dialogs
+from ui.table.table_view import TableView
 
 
 def mnemonic(text: str) -> str | None:
@@ -77,9 +81,21 @@ def test_no_mnemonic_twice_on_a_sheet(window: MainWindow, system: str) -> None:
     assert clashes(bar_mnemonics(window) + page_mnemonics(view)) == {}
 
 
-def test_no_mnemonic_twice_in_a_menu(window: MainWindow) -> None:
+def test_no_mnemonic_twice_on_a_table(window: MainWindow) -> None:
+    view = window.new_table()
+    assert clashes(bar_mnemonics(window) + page_mnemonics(view)) == {}
+
+
+@pytest.mark.parametrize("current", ["sheet", "table"])
+def test_no_mnemonic_twice_in_a_menu(window: MainWindow, current: str) -> None:
+    """Every menu, the « Table » menu of a table and the print entries included."""
+    table = window.new_table()
     window.open_demo("douaratil")
+    if current == "table":
+        window.tabs.setCurrentWidget(table)
+    assert len(window.table_menu.actions()) > (10 if current == "table" else 0)
     for menu in menus(window):
+        menu.aboutToShow.emit()
         pairs = [(k, a.text()) for a in menu.actions() if (k := mnemonic(a.text()))]
         assert clashes(pairs) == {}, menu.title()
 
@@ -93,6 +109,25 @@ def test_no_mnemonic_twice_in_the_dialogs(window: MainWindow) -> None:
     assert clashes(page_mnemonics(rest)) == {}
     dialog.deleteLater()
     rest.deleteLater()
+    table = window.new_table()
+    window.act_gm.trigger()  # the GM's view: adding creatures and bulk actions are the GM's
+    table.vm.add_creatures(rules.demo_sheet("d20"), 2)
+    table.select_ids([c.id for c in table.vm.creatures])
+    shown: list[QWidget] = []
+    original = table_dialogs.run_dialog
+
+    def look(dialog: QWidget) -> bool:
+        shown.append(dialog)
+        assert clashes(page_mnemonics(dialog)) == {}, type(dialog).__name__
+        return False
+
+    table_dialogs.run_dialog = look  # type: ignore[assignment]
+    try:
+        for action in (table.act_add, table.act_bulk, table.act_initiative):
+            action.trigger()
+    finally:
+        table_dialogs.run_dialog = original
+    assert len(shown) == 3
 
 
 def test_the_scan_finds_a_clash() -> None:
@@ -239,6 +274,11 @@ def answers(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[str]:
     monkeypatch.setattr(prompts, "show_error", record("show_error", None))
     monkeypatch.setattr(prompts, "save_text_path", record("save_text_path", None), raising=False)
     monkeypatch.setattr(NewSheetDialog, "exec", record("new_sheet", 0))
+    # The table's dialogs (add creatures, a bulk action, initiative…) and the print lane's are cancelled.
+    monkeypatch.setattr(table_dialogs, "run_dialog", record("table_dialog", False))
+    monkeypatch.setattr(print_dialogs, "preview", record("preview", True))
+    monkeypatch.setattr(print_dialogs, "ask_pdf_path", record("ask_pdf_path", None))
+    monkeypatch.setattr(print_dialogs, "ask_blank_system", record("ask_blank_system", None))
     return asked
 
 
@@ -249,51 +289,106 @@ def leaf_actions(win: MainWindow) -> list[QAction]:
     return found
 
 
+def _ready(window: MainWindow, kind: str) -> None:
+    """The last tab of ``kind`` current, with something to undo (then redo) and creatures selected."""
+    views = [window.tabs.widget(i) for i in range(window.tabs.count())]
+    view = next(v for v in reversed(views) if isinstance(v, TableView if kind == "table" else SheetView))
+    window.tabs.setCurrentWidget(view)
+    if not window.act_gm.isChecked():
+        window.act_gm.trigger()  # the GM's view: adding creatures and bulk actions are the GM's
+    window.activateWindow()  # back from the players' window or the guide (shortcuts need it active)
+    if isinstance(view, TableView):
+        if len(view.vm.creatures) < 3:
+            view.vm.add_creatures(rules.demo_sheet("d20"), 3)
+        view.select_ids([c.id for c in view.vm.creatures[:2]])
+        if not view.vm.undo_stack.canUndo():
+            view.vm.advance_time("minute")
+    elif not view.vm.undo_stack.canUndo():
+        view.vm.apply(rules.Damage(amount=1))  # something for Annuler, then Rétablir
+        view.vm.apply(rules.Damage(amount=1))
+
+
 def test_every_menu_entry_runs(qtbot: Any, window: MainWindow, answers: list[str], tmp_path: Path) -> None:
-    triggered = []
+    """Every entry of every menu (the sheet's, the « Table » menu of a table, the print entries), with a
+    sheet then a table current."""
+    triggered = set()
+    window.new_table()
     for system in (*rules.SYSTEMS[1:], rules.SYSTEMS[0]):  # Douaratil last: it has temporary points
         window.open_demo(system)
     window.settings.add_recent(tmp_path / "absent.fiche.json")
     window.refresh_recent()
-    count = len(leaf_actions(window))
-    for i in range(count):
-        window.tabs.setCurrentIndex(window.tabs.count() - 1)
-        doc = window.current_doc()
-        if doc is not None and not doc.vm.undo_stack.canUndo():
-            doc.vm.apply(rules.Damage(amount=1))  # something for Annuler, then Rétablir
-            doc.vm.apply(rules.Damage(amount=1))
-        action = leaf_actions(window)[i]  # menus rebuilt by a command (recent files) are read again
-        if not action.isEnabled() or action.objectName() == "actQuit":
-            continue
-        triggered.append(action.text())
-        action.trigger()  # the strict guard of the tests fails the test on any bug
-        if not window.docs:
-            window.open_demo("douaratil")
-    assert len(triggered) >= 20, "|".join(triggered)
-    assert {"new_sheet", "open_paths", "save_path", "show_info"} <= set(answers)
+    for kind in ("sheet", "table"):
+        _ready(window, kind)
+        count = len(leaf_actions(window))
+        for i in range(count):
+            if not any(isinstance(v, TableView) for v in window.docs):
+                window.new_table()
+            if not any(isinstance(v, SheetView) for v in window.docs):
+                window.open_demo("douaratil")
+            _ready(window, kind)
+            actions = leaf_actions(window)  # menus rebuilt by a command (recent files) are read again
+            if i >= len(actions):
+                break
+            action = actions[i]
+            if not action.isEnabled() or action.objectName() == "actQuit":
+                continue
+            triggered.add(action.objectName() or action.text())
+            action.trigger()  # the strict guard of the tests fails the test on any bug
+            QApplication.processEvents()
+            for widget in QApplication.topLevelWidgets():  # the players' window, the guide
+                if widget is not window and widget.isVisible():
+                    widget.close()
+    names = {a.objectName() for a in leaf_actions(window)}
+    assert {"actNextTurn", "actNextRound", "actBulk", "actPrint", "actExportPdf", "actPrintBlank"} <= triggered
+    assert {"actHelp", "actSearch", "actExport", "actNewTable", "actUndo", "actRedo"} <= triggered
+    assert len(triggered) >= 40, sorted(triggered)
+    assert {"new_sheet", "open_paths", "save_path", "show_info", "preview", "ask_blank_system"} <= set(answers)
+    assert names  # the window still has its menus
     window.act_quit.trigger()
     assert not window.isVisible()
 
 
 def test_every_shortcut_triggers_its_action(qtbot: Any, window: MainWindow, answers: list[str]) -> None:
+    """Every shortcut of the window, typed on the window: with a sheet current, then a table current (its
+    own keys, and the window's that work on a table)."""
+    window.new_table()
     window.open_demo("douaratil")
-    view = window.open_demo("d20")
-    assert view is not None
-    view.vm.apply(rules.Damage(amount=1))  # something to undo
+    window.open_demo("d20")
     fired: list[str] = []
-    actions = [a for a in window.actions() if not a.shortcut().isEmpty() and a.objectName() != "actQuit"]
-    for action in actions:
-        name = action.objectName()
-        action.triggered.connect(lambda _=False, n=name: fired.append(n))
-    for action in actions:
-        for sequence in action.shortcuts():
-            if not action.isEnabled():
-                continue
-            if not window.docs:
-                window.open_demo("douaratil")
-            combination = sequence[0]
-            QTest.keyClick(window, combination.key(), combination.keyboardModifiers())
-            assert fired and fired[-1] == action.objectName(), QKeySequence(sequence).toString()
+    typed: set[str] = set()
+    for kind in ("sheet", "table"):
+        _ready(window, kind)
+        view = window.tabs.currentWidget()
+        actions = [a for a in view.actions() if not a.shortcut().isEmpty()] if isinstance(view, TableView) else []
+        actions += [a for a in window.actions() if not a.shortcut().isEmpty() and a.objectName() != "actQuit"]
+        for action in actions:
+            name = action.objectName()
+            action.triggered.connect(lambda _=False, n=name: fired.append(n))
+        for action in actions:
+            for sequence in action.shortcuts():
+                if not window.docs:
+                    window.open_demo("douaratil")
+                if not any(isinstance(v, TableView) for v in window.docs):
+                    window.new_table()
+                _ready(window, kind)
+                if not action.isEnabled():
+                    continue
+                combination = sequence[0]
+                target = window.tabs.currentWidget()
+                if isinstance(target, TableView):
+                    target.grid.setFocus()
+                    target = target.grid
+                QTest.keyClick(target, combination.key(), combination.keyboardModifiers())
+                QApplication.processEvents()
+                assert fired and fired[-1] == action.objectName(), QKeySequence(sequence).toString()
+                typed.add(f"{kind}:{action.objectName()}")
+                for widget in QApplication.topLevelWidgets():  # the players' window, the guide
+                    if widget is not window and widget.isVisible():
+                        widget.close()
+                        window.activateWindow()
+                        qtbot.waitUntil(window.isActiveWindow)
+    assert {"table:actNextTurn", "table:actBulk", "table:actUndo", "sheet:actHelp", "sheet:actSearch"} <= typed
+    assert {"sheet:actDamage", "table:actDamage", "sheet:actPrint", "table:actPrint"} <= typed
     quit_key = window.act_quit.shortcut()[0]
     QTest.keyClick(window, quit_key.key(), quit_key.keyboardModifiers())
     assert not window.isVisible()

@@ -114,6 +114,23 @@ def test_a_focused_box_still_takes_the_wheel(qtbot: Any, make_window: Any) -> No
     assert count.value() == 2
 
 
+def test_the_wheel_over_the_gm_tables_drop_downs_changes_nothing(qtbot: Any, make_window: Any) -> None:
+    """The same on the GM table: its state filter and its journal's scope keep their choice."""
+    win: MainWindow = make_window()
+    win.resize(1024, 700)
+    table = win.new_table()
+    win.act_gm.trigger()
+    table.vm.add_creatures(rules.demo_sheet("d20"), 3)
+    QApplication.processEvents()
+    for combo in (table.filter_state, table.journal_scope):
+        assert not combo.hasFocus() and combo.focusPolicy() == Qt.FocusPolicy.StrongFocus
+        before = combo.currentIndex()
+        wheel(combo)
+        wheel(combo, notches=1)
+        assert combo.currentIndex() == before
+    assert table.model.rowCount() == 3
+
+
 # --- item 5: the quick entry's mode --------------------------------------------------------------------
 
 

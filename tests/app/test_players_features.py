@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QContextMenuEvent
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QLabel
 
 import rules
 from sheet_app.main_window import MainWindow
@@ -241,10 +241,76 @@ def test_f1_opens_the_french_guide(qtbot: Any, window: MainWindow) -> None:
 
 
 def test_the_guide_lists_every_shortcut_of_the_window(window: MainWindow) -> None:
+    """The window's keys and those of a GM table's tab, written as French keyboards name them."""
     from ui.common.help import guide_html
 
     html = guide_html()
-    for action in window.actions():
+    table = window.new_table()
+    french = {"Shift": "Maj", "Del": "Suppr", "Return": "Entrée", "Space": "Espace"}
+    actions = [*window.actions(), *table.actions()]
+    assert len([a for a in actions if not a.shortcut().isEmpty()]) >= 30
+    for action in actions:
         for sequence in action.shortcuts():
-            key = sequence.toString().replace("Shift", "Maj")
+            key = re.sub(r"\w+", lambda m: french.get(m.group(0), m.group(0)), sequence.toString())
             assert re.search(rf"(?<![\w+]){re.escape(key)}(?![\w+])", html), (action.objectName(), key)
+
+
+# --- the GM's journal lines from the rules themselves (rules.SECRET_MARK) --------------------------------
+
+
+def numbed(name: str = "Ysolde") -> Any:
+    """A segments character Engourdi: « on ignore son propre total de points de vie, que le meneur garde
+    pour lui » — the rules tell the PV figures to the GM only."""
+    return rules.evolve(rules.demo_sheet("segments"), name=name, conditions=("engourdi",))
+
+
+def gm_lines(entries: Any) -> list[str]:
+    return [line for entry in entries for line in str(entry).split("\n") if line.startswith(rules.SECRET_MARK)]
+
+
+def test_a_hit_on_a_numbed_character_tells_the_pv_to_the_gm_only(qtbot: Any, window: MainWindow) -> None:
+    view = window.add_doc(window.controller.new(numbed()))
+    assert isinstance(view, SheetView) and not window.act_gm.isChecked()
+    qtbot.keyClick(window, Qt.Key.Key_D, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClicks(view.health.quick.amount, "3")
+    qtbot.keyClick(view.health.quick.amount, Qt.Key.Key_Return)
+    assert gm_lines(view.vm.journal), "the rules said a line for the GM"
+    shown = [view.journal.model.entry(row) for row in range(view.journal.model.rowCount())]
+    assert shown and not gm_lines(shown) and "caché" in shown[-1]
+    assert rules.SECRET_MARK not in view.messages.text()
+    qtbot.keyClick(window, Qt.Key.Key_M, Qt.KeyboardModifier.ControlModifier)  # the GM's view
+    shown = [view.journal.model.entry(row) for row in range(view.journal.model.rowCount())]
+    assert gm_lines(shown) == gm_lines(view.vm.journal)
+
+
+def test_the_gm_table_shows_the_gms_lines_to_the_gm_only(qtbot: Any, window: MainWindow) -> None:
+    table = window.new_table()
+    window.act_gm.trigger()  # the GM runs the table
+    (cid,) = table.vm.add_creatures(numbed())
+    table.select_ids([cid])
+    table.amount.setFocus()
+    qtbot.keyClicks(table.amount, "3")
+    qtbot.keyClick(table.amount, Qt.Key.Key_Return)
+    creature = table.vm.creature(cid)
+    assert creature is not None and gm_lines(creature.journal)
+    # The GM's view: the creature's journal shows the lines, marked.
+    table.journal_scope.setCurrentIndex(table.journal_scope.findData("creature"))
+    model = table.journal_model
+    assert gm_lines(model.entry(row) for row in range(model.rowCount()))
+    # Its sheet opened from the table follows the window's view.
+    sheet_tab = window.open_creature(window.docs[table], cid)  # type: ignore[arg-type]
+    assert sheet_tab is not None
+    assert gm_lines(sheet_tab.journal.model.entry(r) for r in range(sheet_tab.journal.model.rowCount()))
+    qtbot.keyClick(window, Qt.Key.Key_M, Qt.KeyboardModifier.ControlModifier)  # the players' view
+    assert not gm_lines(sheet_tab.journal.model.entry(r) for r in range(sheet_tab.journal.model.rowCount()))
+    window.tabs.setCurrentWidget(table)
+    assert table.journal_box.isHidden()  # the table shows the players no journal at all
+    players = table.show_player_window()
+    texts = [w.text() for w in players.findChildren(QLabel)]
+    texts += [
+        str(players.model.index(r, c).data() or "")
+        for r in range(players.model.rowCount())
+        for c in range(players.model.columnCount())
+    ]
+    assert texts and not [t for t in texts if rules.SECRET_MARK in t or ("PV" in t and any(ch.isdigit() for ch in t))]
+    players.close()

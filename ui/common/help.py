@@ -15,6 +15,7 @@ def _tr(text: str) -> str:
 def guide_html() -> str:
     keys = [
         ("Ctrl+N", _tr("nouvelle fiche")),
+        ("Ctrl+Alt+N", _tr("nouvelle table de meneur")),
         ("Ctrl+O", _tr("ouvrir des fiches")),
         ("Ctrl+S / Ctrl+Maj+S", _tr("enregistrer / enregistrer sous")),
         ("Ctrl+W", _tr("fermer la fiche")),
@@ -26,9 +27,20 @@ def guide_html() -> str:
         ("Ctrl+E / Ctrl+J", _tr("aller aux états / au journal")),
         ("Ctrl+F", _tr("chercher dans le journal")),
         ("Ctrl+M", _tr("vue meneur ou vue joueur")),
+        ("Ctrl+P", _tr("imprimer l'onglet courant (aperçu d'abord) ; Fichier › Exporter en PDF, fiche vierge")),
         ("F1", _tr("ce guide")),
     ]
+    table_keys = [
+        ("Ctrl+Espace / Ctrl+Maj+Espace", _tr("tour suivant / round suivant")),
+        ("Ctrl+B / Ctrl+Maj+E", _tr("action / état sur les créatures choisies")),
+        ("Ctrl+I / Ctrl+Maj+O", _tr("lancer l'initiative / trier dans l'ordre du tour")),
+        ("Ctrl+Maj+N / Ctrl+Maj+D / Ctrl+Suppr", _tr("ajouter / dupliquer / retirer des créatures")),
+        ("F2 / Ctrl+Maj+M", _tr("renommer / une note")),
+        ("Ctrl+Entrée", _tr("ouvrir la fiche complète de la créature choisie")),
+        ("Ctrl+Maj+J", _tr("la vue des joueurs, sur un second écran")),
+    ]
     rows = "".join(f"<tr><td><b>{k}</b></td><td>{v}</td></tr>" for k, v in keys)
+    table_rows = "".join(f"<tr><td><b>{k}</b></td><td>{v}</td></tr>" for k, v in table_keys)
     return (
         _tr(
             "<h2>Guide de la fiche</h2>"
@@ -66,6 +78,13 @@ def guide_html() -> str:
             "<h3>Raccourcis</h3>"
         )
         + f"<table cellspacing='4'>{rows}</table>"
+        + _tr(
+            "<h3>La table de meneur</h3>"
+            "<p>Fichier › Nouvelle table de meneur : toutes les créatures d'une scène sur une grille. Choisissez "
+            "des lignes puis tapez un montant (Entrée : dégâts, Maj+Entrée : soins). Le menu Table a toutes "
+            "ses commandes ; en vue joueur, la table ne montre aucun nombre ni les lignes du meneur.</p>"
+        )
+        + f"<table cellspacing='4'>{table_rows}</table>"
         + _tr(
             "<p>Chaque fiche modifiée est copiée toutes les minutes (et après chaque repos ou passage du temps) "
             "dans une sauvegarde automatique, jamais sur votre fichier ; après un arrêt brutal, le prochain "

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 
 import rules
 from ui.common import guard, prompts
+from ui.common.badge import StateBadge
 from ui.common.flow import FlowLayout
 from ui.common.health_bar import BarState, HealthBar, Tier
 from ui.common.texts import DERIVED_LABELS, DERIVED_SHOWN_ELSEWHERE, fmt_number, fmt_value, tr_const
@@ -80,30 +81,6 @@ class FlowRow(FlowLayout):
 
     def finish(self) -> None:
         """Nothing left to do (kept for the callers that close a row of options)."""
-
-
-class StateBadge(QLabel):
-    """The health state as a coloured badge (label and colour from the system's table)."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName("stateBadge")
-        self.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.setMinimumWidth(110)
-        font = QFont(self.font())
-        font.setBold(True)
-        font.setPointSizeF(font.pointSizeF() + 1)
-        self.setFont(font)
-
-    def show_state(self, label: str, colour: str, tooltip: str) -> None:
-        if label != self.text():
-            self.setText(label)
-            self.setAccessibleName(self.tr("État de santé : {0}").format(label))
-        self.setToolTip(tooltip)
-        style = f"#stateBadge {{ background: {colour}; color: white; border-radius: 10px; padding: 3px 12px; }}"
-        # A style sheet change re-polishes the widget: only when the colour really changes.
-        if style != self.styleSheet():
-            self.setStyleSheet(style)
 
 
 class HealthPanel(QGroupBox):

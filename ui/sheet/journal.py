@@ -41,7 +41,8 @@ import rules
 from ui.common import guard, prompts
 from ui.common.flow import FlowLayout
 from ui.common.models import JournalModel
-from ui.sheet.viewmodel import CLOCK_SEPARATOR, Changes, SheetViewModel
+from ui.common.titles import CLOCK_SEPARATOR
+from ui.sheet.viewmodel import Changes, SheetViewModel
 
 DICE_PREFIX = "Dés : "
 MARGIN = 4
@@ -177,7 +178,7 @@ class JournalPanel(QGroupBox):
         guard.connect(self.view.customContextMenuRequested, self._context_menu)
         # Issue 10 item 24: search, copy and export; each entry is dated with the sheet's clock.
         search_row = QHBoxLayout()
-        search_label = QLabel(self.tr("Fi&ltrer :"))
+        search_label = QLabel(self.tr("Filtrer :"))  # no mnemonic: Ctrl+F (Fiche › Chercher dans le journal) comes here
         self.search = QLineEdit()
         self.search.setObjectName("journalSearch")
         self.search.setPlaceholderText(self.tr("mot à chercher (sans accents ni majuscules)"))

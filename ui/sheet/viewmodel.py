@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import logging
 import random
-import re
 import weakref
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -22,14 +21,12 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 
 import rules
 from ui.common.texts import EVENT_NOTICES, GRAVE_EVENTS, fmt_value, tr_const
+from ui.common.titles import MAX_ENTRY as MAX_ENTRY  # the bound of a journal entry, kept here for readers
+from ui.common.titles import action_title, journal_entry
 
 log = logging.getLogger(__name__)
 
 HIDDEN_MARK = "?"
-# Between a journal entry's title and its date: « Dégâts 7 · jour 1, 00:00:06 ».
-CLOCK_SEPARATOR = " · "
-# Longest journal entry kept (the file format bounds each entry).
-MAX_ENTRY = 9000
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,52 +196,7 @@ class SheetViewModel(QObject):
 
     def title_of(self, action: rules.Action) -> str:
         """The action's French title with the system's labels in place of ids (journal, Édition menu)."""
-        info = self._info
-        if isinstance(action, rules.SetCondition):
-            label = next((c.label for c in info.conditions if c.id == action.condition), action.condition)
-            if not action.active:
-                return self.tr("État {0} : retiré").format(label)
-            if action.duration is not None and action.unit:
-                unit = next((u.label for u in info.time_units if u.id == action.unit), action.unit)
-                return self.tr("État {0} : ajouté pour {1} × {2}").format(label, action.duration, unit)
-            if action.until_conflict_end:
-                return self.tr("État {0} : ajouté jusqu'à la fin du Conflit").format(label)
-            return self.tr("État {0} : ajouté").format(label)
-        if isinstance(action, rules.AdvanceTime):
-            unit = next((u.label for u in info.time_units if u.id == action.unit), action.unit)
-            return self.tr("Le temps passe : {0} × {1}").format(action.count, unit)
-        title = action.title()
-        for name, labels in self._id_labels().items():
-            value = getattr(action, name, None)
-            if isinstance(value, str) and value in labels and name != "damage_type":
-                # Issue 10 item 18: « Blessure localisée (tete) » → « Blessure localisée (Tête) ».
-                title = re.sub(rf"(?<![\w-]){re.escape(value)}(?![\w-])", labels[value], title)
-        damage_type = getattr(action, "damage_type", None)
-        if isinstance(damage_type, str):
-            label = next((c.label for c in info.damage_types if c.id == damage_type), damage_type)
-            title += f" ({label})"
-        return title
-
-    def _id_labels(self) -> dict[str, dict[str, str]]:
-        """For an action field holding an id of the system's tables, its French labels by id."""
-        info = self._info
-
-        def pairs(raw: Any) -> dict[str, str]:
-            try:
-                return {str(k): str(v) for k, v in raw or ()}
-            except (TypeError, ValueError):
-                return {}
-
-        wound_types = {c.id: c.label for c in info.wound_types}
-        return {
-            "wound_type": wound_types,
-            "grade": pairs(info.extra.get("wound_grades")) or wound_types,
-            "severity": pairs(info.extra.get("wound_severities")),
-            "body_part": pairs(info.extra.get("body_part_choices")),
-            "treatment": pairs(info.extra.get("treatment_choices")),
-            "damage_type": {c.id: c.label for c in info.damage_types},
-            "ability": pairs(info.extra.get("ability_choices")),
-        }
+        return action_title(self._info, action)
 
     # --- view mode -----------------------------------------------------------------------------------
 
@@ -321,21 +273,11 @@ class SheetViewModel(QObject):
     # --- internals -----------------------------------------------------------------------------------
 
     def _journal_entry(self, title: str, lines: list[str], rolls: Iterable[rules.Roll], sheet: Any = None) -> str:
-        text = "\n".join(lines)
-        # Dice not already spelled out by the rules' own lines are listed, so every roll is visible.
-        extra = [r.detail for r in rolls if not r.given and r.detail not in text]
-        # Each entry is dated with the sheet's clock after the action (issue 10 item 24).
-        when = rules.format_clock(int(getattr(sheet, "clock", 0) or 0)) if sheet is not None else ""
-        parts = [f"{title}{CLOCK_SEPARATOR}{when}" if when else title, *lines]
-        if extra:
-            parts.append(self.tr("Dés : {0}").format(" ; ".join(extra)))
-        entry = "\n".join(parts)
-        if len(entry) > MAX_ENTRY:
-            # A file keeps entries of bounded length; a long simulation keeps its start and its end.
-            head, tail = entry[: MAX_ENTRY // 2], entry[-MAX_ENTRY // 2 + 200 :]
-            skipped = entry.count("\n", len(head), len(entry) - len(tail))
-            entry = head + "\n" + self.tr("… ({0} lignes omises) …").format(skipped) + "\n" + tail
-        return entry
+        # Dice not already spelled out by the rules' own lines are listed, so every roll is visible; a
+        # file keeps entries of bounded length; each entry is dated with the sheet's clock after the
+        # action (issue 10 item 24).
+        clock = int(getattr(sheet, "clock", 0) or 0) if sheet is not None else None
+        return journal_entry(title, lines, rolls, clock)
 
     def _notify(self, events: Iterable[str]) -> None:
         """Notices of the outcome's events, as the final state of the action has them (issue 10 item 8):
