@@ -63,6 +63,7 @@ from rules.systems import REGISTRY, System
 
 # --- Douaratil (seed 000) -------------------------------------------------------------------------
 from rules.systems.douaratil import (
+    AbilityCheck,
     AddExhaustion,
     AddWound,
     DeathSave,
@@ -75,6 +76,7 @@ from rules.systems.douaratil import (
     SetWoundBleeding,
     SpendActionDie,
     WakeSave,
+    WillTest,
     WoundRisk,
 )
 
@@ -167,7 +169,8 @@ def build_action(action_type: type[Action], **fields: Any) -> Action:
     try:
         return action_type(**fields)
     except ValidationError as exc:
-        lines = describe_validation_error(exc)
+        titles = {n: f.title for n, f in action_type.model_fields.items() if f.title}
+        lines = describe_validation_error(exc, labels=titles)
         raise SheetError("Action refusée : " + " ; ".join(lines), lines) from None
 
 
@@ -201,7 +204,7 @@ def new_sheet(system_id: str, **fields: Any) -> Sheet:
     try:
         return sys_.sheet_type.model_validate({**fields, "system": system_id})
     except ValidationError as exc:
-        lines = describe_validation_error(exc)
+        lines = describe_validation_error(exc, labels=sys_.field_labels)
         raise SheetError("Fiche invalide : " + " ; ".join(lines), lines) from None
 
 
@@ -276,14 +279,18 @@ def _edit(sheet: Sheet, action: Edit, ctx: Context, sys_: System) -> Sheet:
     if sys_.prepare_edit is not None:
         data = sys_.prepare_edit(sheet, data)
     try:
-        new = sys_.sheet_type.model_validate(data)
+        # The rule table in force checks the ids; ``edit``: consequences (clamps) come in ``after_edit``.
+        new = sys_.sheet_type.model_validate(data, context={"rules_table": ctx.ruleset, "edit": True})
     except ValidationError as exc:
-        lines = describe_validation_error(exc)
+        lines = describe_validation_error(exc, labels=sys_.field_labels)
         raise SheetError("Valeur refusée : " + " ; ".join(lines), lines) from None
     for key in action.changes:
         before, after = getattr(sheet, key), getattr(new, key)
         if before != after:
-            label = FIELD_LABELS.get(key, key)
+            if sys_.edit_line is not None:
+                ctx.say(sys_.edit_line(key, before, after, ctx.ruleset))
+                continue
+            label = sys_.field_labels.get(key) or FIELD_LABELS.get(key, key)
             ctx.say(f"{label[:1].upper() + label[1:]} : {_show(before)} → {_show(after)}.")
     if sys_.after_edit is not None:
         new = sys_.after_edit(sheet, new, ctx.ruleset, ctx)
@@ -291,6 +298,8 @@ def _edit(sheet: Sheet, action: Edit, ctx: Context, sys_: System) -> Sheet:
 
 
 def _show(value: Any) -> str:
+    if value is None:
+        return "aucun"
     if isinstance(value, bool):
         return "oui" if value else "non"
     if isinstance(value, int):
@@ -344,6 +353,7 @@ def load_rules_table(system_id: str, path: Any) -> Any:
 __all__ = [
     "SECRET_MARK",
     "SYSTEMS",
+    "AbilityCheck",
     "Action",
     "AddExhaustion",
     "AddWound",
@@ -388,6 +398,7 @@ __all__ = [
     "System",
     "SystemInfo",
     "WakeSave",
+    "WillTest",
     "WoundRisk",
     "apply",
     "build_action",

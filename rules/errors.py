@@ -61,18 +61,28 @@ FIELD_LABELS: dict[str, str] = {
 }
 
 
-def _label(part: str | int) -> str:
+def _label(part: str | int, path: str = "", labels: Mapping[str, str] | None = None) -> str:
     if isinstance(part, int):
         return f"n° {part + 1}"
+    if labels:
+        found = labels.get(f"{path}.{part}" if path else part) or labels.get(part)
+        if found:
+            return found
     return FIELD_LABELS.get(part, part)
 
 
-def location_text(loc: Sequence[str | int]) -> str:
-    """``("wounds", 0, "days")`` → ``« blessures › n° 1 › days »``."""
+def location_text(loc: Sequence[str | int], labels: Mapping[str, str] | None = None) -> str:
+    """``("wounds", 0, "days")`` → ``« blessures › n° 1 › days »``; ``labels`` (a system's own, a dotted
+    key naming a nested field) come before ``FIELD_LABELS``."""
     shown = [p for p in loc if not (isinstance(p, str) and p.startswith(("function-", "tagged-union")))]
     if not shown:
         return ""
-    return "« " + " › ".join(_label(p) for p in shown) + " »"
+    parts, path = [], ""
+    for p in shown:
+        parts.append(_label(p, path, labels))
+        if isinstance(p, str):
+            path = f"{path}.{p}" if path else p
+    return "« " + " › ".join(parts) + " »"
 
 
 def _ctx(err: Mapping[str, Any], key: str) -> Any:
@@ -135,12 +145,14 @@ def error_text(err: Mapping[str, Any]) -> str:
     return f"valeur invalide ({err.get('msg', kind)})"
 
 
-def describe_validation_error(exc: ValidationError, limit: int = 8) -> list[str]:
+def describe_validation_error(
+    exc: ValidationError, limit: int = 8, labels: Mapping[str, str] | None = None
+) -> list[str]:
     """One French line per pydantic error: ``« niveau » : doit être supérieur ou égal à 1``."""
     lines: list[str] = []
     errors: Iterable[Mapping[str, Any]] = exc.errors(include_url=False)
     for err in errors:
-        where = location_text(err.get("loc", ()))
+        where = location_text(err.get("loc", ()), labels)
         text = error_text(err)
         lines.append(f"{where} : {text}" if where else text)
         if len(lines) >= limit:

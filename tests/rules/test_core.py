@@ -105,7 +105,7 @@ def test_house_rules_table_changes_the_rules(tmp_path: Path) -> None:
     house = tmp_path / "maison.toml"
     house.write_text(text.replace("maximum_per_level = 1", "maximum_per_level = 2"), encoding="utf-8")
     table = rules.load_rules_table("douaratil", house)
-    s = rules.new_sheet("douaratil", base_maximum=14, current=14, exhaustion=3)
+    s = rules.new_sheet("douaratil", base_maximum=14, exhaustion=3)
     assert rules.derive(s, table).maximum == 8
     assert rules.derive(s).maximum == 11
 

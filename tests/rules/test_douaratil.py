@@ -54,10 +54,12 @@ def test_dall_dawnser_healing_example() -> None:
 def test_dead_regain_nothing() -> None:
     """« Une créature morte ne peut pas regagner de point d'action. »"""
     dead = sheet(current=0, dead=True)
-    with pytest.raises(rules.Refused, match="mort"):
+    with pytest.raises(rules.Refused) as err:
         run(dead, rules.Heal(amount=5))
-    with pytest.raises(rules.Refused):
+    assert err.value.reason == "Ulfred a succombé : regagner des points d'action impossible."
+    with pytest.raises(rules.Refused) as err:
         run(dead, rules.LongRest())
+    assert err.value.reason == "Ulfred a succombé : se reposer impossible."
 
 
 def test_heal_dice_expression_uses_rng_and_shows_dice() -> None:
@@ -149,11 +151,20 @@ def test_fall_to_zero_con_save_fails_unconscious_1d6_rounds() -> None:
     assert "unconscious" in out.events
 
 
-def test_fall_to_zero_con_save_succeeds_stays_conscious() -> None:
-    """Same passage: a successful JS DD 16 avoids unconsciousness (16 on 3d6 with CON 10)."""
-    out = run(sheet(current=4), rules.Damage(amount=4, rolls=(16,)))
-    assert "inconscient" not in out.sheet.conditions
-    assert rules.derive(out.sheet).state == "mourant"  # still at 0 PA: death saves
+def test_fall_to_zero_con_save_decides_whether_healing_wakes_at_once() -> None:
+    """« vous êtes inconscient (voir la section États spéciaux) pour 1d6 rounds à moins de réussir un JS DD 16
+    de Constitution » and « Une personne stabilisée … Cependant, elle reste inconsciente »: at 0 PA the creature
+    is unconscious either way (D14); the save decides whether it stays out 1d6 rounds even once healed."""
+    saved = run(sheet(current=4), rules.Damage(amount=4, rolls=(16,)))  # 16 + 0 against DD 16
+    assert saved.sheet.conditions == ("inconscient",) and saved.sheet.unconscious_rounds == 0
+    assert rules.derive(saved.sheet).state == "mourant" and rules.derive(saved.sheet).incapacitated
+    woke = run(saved.sheet, rules.Heal(amount=3)).sheet
+    assert woke.conditions == ("a_terre",) and woke.current == 3
+    knocked = run(sheet(current=4), rules.Damage(amount=4, rolls=(15, 3))).sheet  # 15 < 16: out 3 rounds
+    assert knocked.conditions == ("inconscient",) and knocked.unconscious_rounds == 3
+    healed = run(knocked, rules.Heal(amount=3))
+    assert healed.sheet.conditions == ("inconscient",) and healed.sheet.unconscious_rounds == 3
+    assert "Ulfred reste sans connaissance encore 3 rounds au plus" in text(healed)
 
 
 def test_unconscious_new_save_each_round_wakes_prone() -> None:
@@ -445,16 +456,18 @@ def test_heroic_survival_consequences() -> None:
         dead=True,
         magic={"current": 8, "base_maximum": 12},
     )
-    out = run(hero, rules.HeroicSurvival(action_points_lost=6, magic_lost=3, xp_minimum=3000, rolls=(2,)))
+    lost = {"action_points_lost": 6, "magic_lost": 3, "faith_lost": 0, "honour_lost": 0, "xp_minimum": 3000}
+    out = run(hero, rules.HeroicSurvival(**lost, rolls=(2,)))
     s = out.sheet
     assert s.level == 3 and s.constitution == 9  # level 4 is even: 2 points
     assert s.base_maximum == 24 and s.magic.base_maximum == 9 and s.magic.current == 8
     assert s.xp == 3000 and s.constitution_priority and not s.dead
     assert s.stabilised and s.wake_in == 2 * HOUR and "inconscient" in s.conditions
-    odd = run(sheet(level=3, constitution=14, dead=True, current=0), rules.HeroicSurvival(rolls=(4,))).sheet
-    assert odd.constitution == 13 and not odd.constitution_priority
-    with pytest.raises(rules.Refused):
-        run(sheet(level=1, dead=True, current=0), rules.HeroicSurvival())
+    nothing = {**lost, "action_points_lost": 0, "magic_lost": 0, "xp_minimum": 0}
+    odd = run(sheet(level=3, constitution=14, dead=True, current=0), rules.HeroicSurvival(**nothing, rolls=(4,)))
+    assert odd.sheet.constitution == 13 and not odd.sheet.constitution_priority
+    with pytest.raises(rules.Refused, match="Un personnage de niveau 1 n'a pas de niveau à perdre"):
+        run(sheet(level=1, dead=True, current=0), rules.HeroicSurvival(**nothing))
 
 
 # --- States ---------------------------------------------------------------------------------------
@@ -716,10 +729,10 @@ def test_systems_and_unknown_system() -> None:
 def test_new_sheet_bad_fields_french_lines() -> None:
     with pytest.raises(rules.SheetError) as err:
         rules.new_sheet("douaratil", level=-3, current=50, base_maximum=10)
-    assert any("niveau" in line and "supérieur ou égal à 1" in line for line in err.value.lines)
+    assert "« niveau » : doit être supérieur ou égal à 1" in err.value.lines
     with pytest.raises(rules.SheetError) as err2:
         rules.new_sheet("douaratil", current=50, base_maximum=10)
-    assert "dépassent le maximum" in err2.value.reason
+    assert err2.value.reason == "Fiche invalide : « points d'action » : 50 dépassent le maximum 10"
 
 
 def test_edit_validates_and_clamps() -> None:
@@ -728,7 +741,7 @@ def test_edit_validates_and_clamps() -> None:
     assert out.sheet.base_maximum == 12 and out.sheet.current == 12
     with pytest.raises(rules.SheetError) as err:
         run(s, rules.Edit(changes={"level": "abc"}))
-    assert "niveau" in err.value.reason and "entier" in err.value.reason
+    assert err.value.reason == "Valeur refusée : « niveau » : doit être un nombre entier"
     with pytest.raises(rules.Refused):
         run(s, rules.Edit(changes={"system": "d20"}))
 
