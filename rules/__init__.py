@@ -45,6 +45,8 @@ from rules.errors import (
     Refused,
     RulesetError,
     describe_validation_error,
+    error_text,
+    location_text,
     os_reason,
 )
 from rules.info import (
@@ -150,12 +152,21 @@ class SheetError(Refused):
         self.locations = locations if locations is not None else [() for _ in lines]
 
 
-def _invalid_sheet(prefix: str, exc: ValidationError) -> SheetError:
-    lines = describe_validation_error(exc)
-    locations: list[tuple[str | int, ...]] = [
-        tuple(p for p in err["loc"] if not (isinstance(p, str) and p.startswith(("function-", "tagged-union"))))
-        for err in exc.errors(include_url=False)[: len(lines)]
-    ]
+def _invalid_sheet(prefix: str, exc: ValidationError, labels: Any = None) -> SheetError:
+    """French lines of a sheet's validation errors, with where each sits; the union's system tag that
+    leads a location (``("douaratil", "conditions")``) is left out."""
+    lines: list[str] = []
+    locations: list[tuple[str | int, ...]] = []
+    for err in exc.errors(include_url=False):
+        loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and p.startswith(("function-", "tagged-union"))))
+        if len(REGISTRY) > 1 and loc and isinstance(loc[0], str) and loc[0] in REGISTRY:
+            loc = loc[1:]
+        if len(lines) >= 8:
+            lines.append("…")
+            break
+        where = location_text(loc, labels)
+        lines.append(f"{where} : {error_text(err)}" if where else error_text(err))
+        locations.append(loc)
     locations += [()] * (len(lines) - len(locations))
     return SheetError(prefix + " ; ".join(lines), lines, locations)
 
@@ -224,8 +235,16 @@ def _sheet_adapter() -> TypeAdapter[Any]:
     return TypeAdapter(target)
 
 
-def sheet_from_data(data: Any) -> Sheet:
-    """Validate plain data (parsed JSON) as a sheet of whichever system it names."""
+def _context(rules_table: Any) -> dict[str, Any] | None:
+    return {"rules_table": rules_table} if rules_table is not None else None
+
+
+def sheet_from_data(data: Any, rules_table: Any = None) -> Sheet:
+    """Validate plain data (parsed JSON) as a sheet of whichever system it names.
+
+    Its ids (conditions, wound types…) and bounds are checked against ``rules_table`` (a GM's house
+    rules, from ``load_rules_table``), else against the system's shipped table.
+    """
     sheet_type: Any = None
     if isinstance(data, dict):
         sys_id = data.get("system")
@@ -241,19 +260,31 @@ def sheet_from_data(data: Any) -> Sheet:
             sheet_type = REGISTRY[sys_id].sheet_type
     try:
         if sheet_type is not None:
-            return sheet_type.model_validate(data)
-        return _sheet_adapter().validate_python(data)
+            return sheet_type.model_validate(data, context=_context(rules_table))
+        return _sheet_adapter().validate_python(data, context=_context(rules_table))
     except ValidationError as exc:
         raise _invalid_sheet("Fiche invalide : ", exc) from None
 
 
-def sheet_from_json(text: str | bytes) -> Sheet:
-    """Parse a sheet from JSON text (``SheetError`` with French lines on any problem)."""
+def sheet_from_json(text: str | bytes, rules_table: Any = None) -> Sheet:
+    """Parse a sheet from JSON text (``SheetError`` with French lines on any problem); ``rules_table`` as
+    for ``sheet_from_data``."""
     try:
-        return _sheet_adapter().validate_json(text)
+        return _sheet_adapter().validate_json(text, context=_context(rules_table))
     except ValidationError as exc:
-        lines = describe_validation_error(exc)
-        raise SheetError("Fiche invalide : " + " ; ".join(lines), lines) from None
+        raise _invalid_sheet("Fiche invalide : ", exc) from None
+
+
+def sheet_problems(sheet: Sheet, rules_table: Any = None) -> list[str]:
+    """Why ``sheet`` could not be saved and read back (under ``rules_table``): French lines, ``[]`` if none.
+
+    The same check as on load and on ``Edit``: tests run it after every action.
+    """
+    try:
+        sheet_from_data(sheet_to_data(sheet), rules_table)
+    except SheetError as exc:
+        return exc.lines
+    return []
 
 
 def sheet_to_json(sheet: Sheet, indent: int | None = 2) -> str:
@@ -414,6 +445,7 @@ __all__ = [
     "ruleset",
     "sheet_from_data",
     "sheet_from_json",
+    "sheet_problems",
     "sheet_to_data",
     "sheet_to_json",
     "signed",

@@ -72,7 +72,7 @@ from rules.systems.douaratil.handlers import (
     will_test,
     wound_risk,
 )
-from rules.systems.douaratil.sheet import FIELD_LABELS, DouaratilSheet, sheet_problems
+from rules.systems.douaratil.sheet import FIELD_LABELS, DouaratilSheet
 from rules.systems.douaratil.table import SYSTEM_ID, DouaratilRules
 from rules.systems.douaratil.time import (
     advance_time,
@@ -161,5 +161,4 @@ __all__ = [
     "WakeSave",
     "WillTest",
     "WoundRisk",
-    "sheet_problems",
 ]
