@@ -15,6 +15,7 @@ import rules
 from sheet_app import files
 from sheet_app.autosave import AutosaveEntry, AutosaveStore
 from sheet_app.controller import Autosaver, DocumentController, OpenSheet
+from sheet_app.print_menu import PrintCommands
 from sheet_app.settings import Settings, examples_dir
 from sheet_app.welcome import NewSheetDialog, WelcomePage
 from ui.common import prompts
@@ -145,6 +146,7 @@ class MainWindow(QMainWindow):
         file_menu.addSeparator()
         file_menu.addAction(self.act_save)
         file_menu.addAction(self.act_save_as)
+        self.printing = PrintCommands(self, file_menu)  # Imprimer…, Exporter en PDF…, fiche vierge (issue 12)
         file_menu.addSeparator()
         file_menu.addAction(self.act_close)
         file_menu.addAction(self.act_quit)

@@ -1,0 +1,599 @@
+"""Segments action handlers: what each action does to a sheet, journaled in French."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from rules.actions import ClearConditions, Damage, GainTemporary, Heal, LoseTemporary, SetCondition, Stabilise
+from rules.errors import Refused
+from rules.model import Context, evolve, fmt_int, plural, signed
+from rules.systems.segments.actions import (
+    AddFatigue,
+    Extinguish,
+    Fall,
+    SetBurning,
+    SetExposure,
+    SetFatigue,
+    SetPrivation,
+    SetSuffocating,
+    SetSurprise,
+    StandUp,
+)
+from rules.systems.segments.derive import (
+    OUT_OF_ACTION,
+    _name,
+    _points_hidden,
+    _pv_change,
+    _terms,
+    _turn_index,
+    applicable_reduction,
+    applicable_resistance,
+    damage_tags,
+    effective_conditions,
+    fatigue_label,
+    health_state,
+    is_dead,
+    reductions,
+    surprise_segments,
+)
+from rules.systems.segments.sheet import PRIVATION_COUNTERS, SegmentsSheet, _metres
+from rules.systems.segments.table import SegmentsRules
+
+
+def _check(
+    ctx: Context,
+    sheet: SegmentsSheet,
+    save: Literal["fortitude", "reflex", "agility"],
+    dd: int,
+    what: str,
+    bonus: int = 0,
+) -> bool:
+    """A d20 roll + the sheet's bonus + the states' modifiers against ``dd``."""
+    rs: SegmentsRules = ctx.ruleset
+    count, sides = rs.general.check_dice
+    roll = ctx.dice(count, sides, what)
+    known = effective_conditions(sheet, rs)
+    terms = _terms(known, rs, "all_rolls", ", tous les jets")
+    if save == "fortitude":
+        base, label = sheet.fortitude_save, "Vigueur"
+    elif save == "reflex":
+        base, label = sheet.reflex_save, "Réflexes"
+        terms = _terms(known, rs, "reflex") + terms
+    else:
+        base, label = sheet.agility, "Agilité"
+    total = roll.total + base + bonus + sum(t.value for t in terms)
+    parts = f"{roll.detail} {signed(base)} ({label})"
+    parts += "".join(f" {signed(t.value)} ({t.reason})" for t in terms)
+    if bonus:
+        parts += f" {signed(bonus)}"
+    success = total >= dd
+    ctx.say(f"{what} : {parts} = {total} contre difficulté {dd} → {'réussite' if success else 'échec'}.")
+    return success
+
+
+def _die(sheet: SegmentsSheet, ctx: Context, why: str) -> SegmentsSheet:
+    # « La mort est automatique : ce n'est pas une décision du meneur. »
+    ctx.say(f"{_name(sheet)} meurt ({why}).")
+    ctx.event("died")
+    return evolve(sheet, dead=True, stabilised=False, suffocating_for=None, burning=False)
+
+
+_STATE_EVENTS = {"inconscient": "unconscious", "mourant": "dying", "chancelant": "staggered", "stabilise": "stabilised"}
+
+
+def _settle(old: SegmentsSheet, new: SegmentsSheet, rs: SegmentsRules, ctx: Context) -> SegmentsSheet:
+    """After PV or nonlethal changed: dying ends, death comes, and the journal says the new state."""
+    if new.current >= 0 and (new.stabilised or new.self_stabilise_turn is not None):
+        new = evolve(new, stabilised=False, self_stabilise_turn=None)
+    if not new.dead and new.current <= -new.constitution:
+        new = _die(
+            new,
+            ctx,
+            f"{fmt_int(new.current)} PV : l'opposé de sa Constitution ({new.constitution}) est atteint",
+        )
+    before, _ = health_state(old, rs)
+    after, why = health_state(new, rs)
+    if before != after and after != "mort":
+        hidden = _points_hidden(new, rs)
+        # While Engourdi the player must not read their total: only falling out of action is told.
+        if not hidden or after in OUT_OF_ACTION or before in OUT_OF_ACTION:
+            line = f"{_name(new)} : {rs.health_states[before].label} → {rs.health_states[after].label}"
+            ctx.say(line + ("." if hidden else f" ({why})."))
+        if after in _STATE_EVENTS:
+            ctx.event(_STATE_EVENTS[after])
+        if after == "mourant":
+            ctx.say(
+                f"Hors combat : perd {rs.dying.loss_per_segment} PV par segment ; Vigueur difficulté "
+                f"{rs.dying.self_stabilise_dd} une fois par tour, ou un allié le stabilise sans jet."
+            )
+    return new
+
+
+@dataclass(frozen=True, slots=True)
+class Harm:
+    """What hurts: a blow, a fall, flames, cold… (world harm ignores armour class, not reductions)."""
+
+    what: str
+    tags: frozenset[str] = frozenset()
+    nonlethal: bool = False
+    halved: bool = False
+    blow: bool = False
+
+
+def _hit(sheet: SegmentsSheet, raw: int, harm: Harm, rs: SegmentsRules, ctx: Context) -> SegmentsSheet:
+    """One hit of ``raw`` damage: halving, reductions, resistance, temporary points, then PV."""
+    name = _name(sheet)
+    if is_dead(sheet):
+        ctx.say(f"{name} est déjà mort : {raw} dégâts sans effet.")
+        return sheet
+    amount = raw
+    parts = [f"{harm.what} : {raw} dégâts{' non létaux' if harm.nonlethal else ''}"]
+    if harm.halved:
+        amount //= 2
+        parts.append("÷ 2 (sauvegarde réussie)")
+    total, used, bypassed = applicable_reduction(sheet, rs, harm.tags)
+    if total and amount:
+        cut = min(amount, total)
+        amount -= cut
+        detail = " + ".join(f"{r.text} {r.source}" for r in used)
+        parts.append(f"− {cut} (réduction {detail})")
+    for red in bypassed:
+        parts.append(f"(réduction {red.text} contournée)")
+    if not used and not bypassed and not rs.reduction.applies_to_energy and reductions(sheet, rs):
+        parts.append("(les réductions n'arrêtent pas les énergies)")
+    resist, energy = applicable_resistance(sheet, rs, harm.tags)
+    if resist and amount:
+        cut = min(amount, resist)
+        amount -= cut
+        parts.append(f"− {cut} (résistance {energy} {resist})")
+    absorbed = min(sheet.temporary, amount)
+    rest = amount - absorbed
+    if absorbed:
+        parts.append(f"− {absorbed} (points de vie temporaires)")
+    old_cur, old_nl = sheet.current, sheet.nonlethal
+    if harm.nonlethal:
+        # 7.1 « S'ils dépassent les points de vie actuels, le personnage tombe inconscient et l'excédent
+        #   devient létal » : what this hit adds beyond the current PV is lethal (S3).
+        excess = min(rest, max(0, old_nl + rest - max(old_cur, 0)))
+        new_nl, new_cur = old_nl + rest - excess, old_cur - excess
+    else:
+        excess = 0
+        new_nl, new_cur = old_nl, old_cur - rest
+    line = " ".join(parts)
+    if len(parts) > 1:
+        line += f" = {rest}"
+    new = evolve(sheet, temporary=sheet.temporary - absorbed, current=new_cur, nonlethal=new_nl)
+    if harm.nonlethal:
+        hidden = _points_hidden(sheet, rs)
+        if hidden:
+            line += " (total caché : Engourdi)"
+        else:
+            line += f" → non létaux {old_nl} → {new_nl}"
+            if excess:
+                line += f", l'excédent de {excess} devient létal : PV {fmt_int(old_cur)} → {fmt_int(new_cur)}"
+    else:
+        line += f" → {_pv_change(sheet, rs, old_cur, new_cur)}"
+    ctx.say(line + ".")
+    if (
+        new_cur < old_cur
+        and new.stabilised
+        and new_cur < 0
+        and rs.dying.damage_breaks_stabilisation
+        and not is_dead(new)
+    ):
+        ctx.say(
+            f"Les nouveaux dégâts rompent la stabilisation : il perd de nouveau {rs.dying.loss_per_segment} PV "
+            "par segment."
+        )
+        new = evolve(new, stabilised=False)
+    return _settle(sheet, new, rs, ctx)
+
+
+def _weapon_drop(sheet: SegmentsSheet, rs: SegmentsRules, ctx: Context) -> bool:
+    """Engourdi: « tout coup encaissé fait lâcher son arme sauf réussite d'une Vigueur difficulté 15 »."""
+    known = effective_conditions(sheet, rs)
+    dds = [rs.conditions[c].drop_weapon_dd for c in known if rs.conditions[c].drop_weapon_dd is not None]
+    if not dds or health_state(sheet, rs)[0] in OUT_OF_ACTION:
+        return False
+    dd = max(d for d in dds if d is not None)
+    if _check(ctx, sheet, "fortitude", dd, "Vigueur pour garder son arme (Engourdi)"):
+        return False
+    ctx.say(f"{_name(sheet)} ne sent plus ce qu'il tient : il lâche son arme.")
+    ctx.event("weapon_dropped")
+    return True
+
+
+def _fatigue_to(sheet: SegmentsSheet, level: int, rs: SegmentsRules, ctx: Context, why: str) -> SegmentsSheet:
+    top = len(rs.fatigue.levels)
+    level = max(0, level)
+    if level > top:
+        # The seed stops at the third degree (S14).
+        ctx.say(f"La fatigue ne dépasse pas le degré {top} ({fatigue_label(top, rs)}).")
+        level = top
+    if level == sheet.fatigue:
+        ctx.say(f"Fatigue inchangée : {fatigue_label(level, rs)}.")
+        return sheet
+    line = f"Fatigue ({why}) : {fatigue_label(sheet.fatigue, rs)} → {fatigue_label(level, rs)}"
+    if level:
+        rule = rs.conditions[rs.fatigue.levels[level - 1]]
+        line += f" ({rule.effects[0].rstrip('.')})"
+    ctx.say(line + ".")
+    if level > sheet.fatigue:
+        ctx.event("fatigue")
+    return evolve(sheet, fatigue=level)
+
+
+def _alive(sheet: SegmentsSheet, what: str) -> None:
+    if is_dead(sheet):
+        raise Refused(f"{_name(sheet)} est mort : {what} impossible.")
+
+
+def damage(sheet: SegmentsSheet, action: Damage, ctx: Context) -> SegmentsSheet:
+    rs: SegmentsRules = ctx.ruleset
+    if action.spell_check is not None and sheet.magic_resistance > 0:
+        score = sheet.magic_resistance
+        # « Atteindre le score suffit. En cas d'échec, le sort échoue entièrement : pas de jet de
+        #   sauvegarde, pas de demi-dégâts, rien. »
+        if action.spell_check < score:
+            ctx.say(
+                f"Résistance à la magie {score} : le lanceur obtient {action.spell_check}, le sort échoue "
+                "entièrement (pas de jet de sauvegarde, pas de demi-dégâts, rien)."
+            )
+            ctx.event("spell_resisted")
+            return sheet
+        ctx.say(f"Résistance à la magie {score} percée ({action.spell_check} atteint {score}).")
+    tags = damage_tags(action.damage_type)
+    dropped = False
+    for number in range(1, action.hits + 1):
+        amount = ctx.amount(action.amount, "Dégâts")
+        if amount.total < 0:
+            raise Refused(f"Des dégâts négatifs ({amount.total}) n'ont pas de sens : utilisez Soins.")
+        what = f"Coup {number}/{action.hits}" if action.hits > 1 else "Coup"
+        if not amount.given:
+            what += f" ({amount.detail})"
+        harm = Harm(what, tags, nonlethal=action.nonlethal, halved=action.save_halves, blow=True)
+        sheet = _hit(sheet, amount.total, harm, rs, ctx)
+        if not dropped and not is_dead(sheet):
+            dropped = _weapon_drop(sheet, rs, ctx)
+    return sheet
+
+
+def _restore(sheet: SegmentsSheet, amount: int, rs: SegmentsRules, ctx: Context, what: str) -> SegmentsSheet:
+    top = sheet.base_maximum
+    gained = max(0, min(amount, top - sheet.current))
+    new_cur = sheet.current + gained
+    new_nl = max(0, sheet.nonlethal - amount) if rs.nonlethal.heal_removes_nonlethal else sheet.nonlethal
+    line = f"{what} : {_pv_change(sheet, rs, sheet.current, new_cur)}"
+    if gained < amount and not _points_hidden(sheet, rs):
+        line += f" (maximum {top} atteint)"
+    if new_nl != sheet.nonlethal and not _points_hidden(sheet, rs):
+        line += f" ; non létaux {sheet.nonlethal} → {new_nl}"
+    ctx.say(line + ".")
+    return _settle(sheet, evolve(sheet, current=new_cur, nonlethal=new_nl), rs, ctx)
+
+
+def heal(sheet: SegmentsSheet, action: Heal, ctx: Context) -> SegmentsSheet:
+    _alive(sheet, "regagner des points de vie")
+    amount = ctx.amount(action.amount, "Soins")
+    if amount.total < 0:
+        raise Refused(f"Des soins négatifs ({amount.total}) n'ont pas de sens : utilisez Dégâts.")
+    what = f"Soins {amount.detail}" if not amount.given else f"Soins {amount.total}"
+    return _restore(sheet, amount.total, ctx.ruleset, ctx, what)
+
+
+def gain_temporary(sheet: SegmentsSheet, action: GainTemporary, ctx: Context) -> SegmentsSheet:
+    _alive(sheet, "recevoir des points temporaires")
+    amount = ctx.amount(action.amount, "Points de vie temporaires").total
+    if amount < 0:
+        raise Refused("Des points temporaires négatifs n'ont pas de sens.")
+    old = sheet.temporary
+    # House rule for every system (GLOSSARY): temporary points never stack (S11).
+    if old and not action.replace:
+        ctx.say(f"Points de vie temporaires : {old} conservés, les {amount} nouveaux ne se cumulent pas.")
+        return sheet
+    ctx.say(
+        f"Points de vie temporaires : {old} remplacés par {amount}."
+        if old
+        else f"Points de vie temporaires : {amount}."
+    )
+    return evolve(sheet, temporary=amount)
+
+
+def lose_temporary(sheet: SegmentsSheet, action: LoseTemporary, ctx: Context) -> SegmentsSheet:
+    if sheet.temporary:
+        ctx.say(f"Les {sheet.temporary} points de vie temporaires prennent fin.")
+    return evolve(sheet, temporary=0)
+
+
+def set_condition(sheet: SegmentsSheet, action: SetCondition, ctx: Context) -> SegmentsSheet:
+    rs: SegmentsRules = ctx.ruleset
+    cid = action.condition
+    if cid not in rs.conditions:
+        raise Refused(f"État inconnu : « {cid} ».")
+    label = rs.conditions[cid].label
+    if cid in rs.fatigue.levels:
+        if not action.active:
+            raise Refused(
+                "Seul le repos dissipe la fatigue : prenez un repos, ou corrigez le degré sur l'échelle de fatigue."
+            )
+        _alive(sheet, "se fatiguer")
+        level = rs.fatigue.levels.index(cid) + 1
+        if sheet.fatigue >= level:
+            ctx.say(f"{label} : déjà {fatigue_label(sheet.fatigue, rs)}.")
+            return sheet
+        return _fatigue_to(sheet, level, rs, ctx, label)
+    if action.active:
+        if cid in sheet.conditions:
+            ctx.say(f"{label} : déjà en place.")
+            return sheet
+        _alive(sheet, "changer d'état")
+        changes: dict[str, object] = {"conditions": tuple(sorted({*sheet.conditions, cid}))}
+        line = f"État {label} ajouté"
+        if rs.conditions[cid].surprise:
+            segments = surprise_segments(sheet, rs)
+            changes["surprise_segments"] = segments
+            line += f" ({plural(segments, 'segment')} de surprise)"
+        ctx.say(line + ".")
+        return evolve(sheet, **changes)
+    if cid not in sheet.conditions:
+        implied = effective_conditions(sheet, rs).get(cid)
+        if implied:
+            raise Refused(f"{label} {implied} : changez-en d'abord la cause.")
+        ctx.say(f"{label} : n'était pas en place.")
+        return sheet
+    ctx.say(f"État {label} retiré.")
+    changes = {"conditions": tuple(c for c in sheet.conditions if c != cid)}
+    if rs.conditions[cid].surprise:
+        changes["surprise_segments"] = 0
+    return evolve(sheet, **changes)
+
+
+def clear_conditions(sheet: SegmentsSheet, action: ClearConditions, ctx: Context) -> SegmentsSheet:
+    rs: SegmentsRules = ctx.ruleset
+    for cid in action.include:
+        if cid not in rs.conditions:
+            raise Refused(f"État inconnu : « {cid} ».")
+    if sheet.conditions:
+        ctx.say(
+            "États retirés : " + ", ".join(rs.conditions[c].label for c in sheet.conditions if c in rs.conditions) + "."
+        )
+    else:
+        ctx.say("Aucun état posé à retirer.")
+    sheet = evolve(sheet, conditions=(), surprise_segments=0)
+    if sheet.fatigue:
+        ctx.say(f"{fatigue_label(sheet.fatigue, rs)} reste : seul le repos dissipe la fatigue.")
+    remaining = effective_conditions(sheet, rs)
+    for cid, why in remaining.items():
+        if cid not in rs.fatigue.levels:
+            ctx.say(f"{rs.conditions[cid].label} reste ({why}).")
+    return sheet
+
+
+def _stabilise(sheet: SegmentsSheet, ctx: Context, how: str) -> SegmentsSheet:
+    ctx.say(f"{_name(sheet)} est stabilisé ({how}) : il ne perd plus de points de vie.")
+    ctx.event("stabilised")
+    return evolve(sheet, stabilised=True)
+
+
+def _self_stabilise(sheet: SegmentsSheet, rs: SegmentsRules, ctx: Context, bonus: int = 0) -> SegmentsSheet:
+    dd = rs.dying.self_stabilise_dd
+    ok = _check(ctx, sheet, "fortitude", dd, "Vigueur pour se stabiliser seul", bonus)
+    sheet = evolve(sheet, self_stabilise_turn=_turn_index(sheet, rs))
+    return _stabilise(sheet, ctx, f"Vigueur difficulté {dd} réussie") if ok else sheet
+
+
+STABILISE_METHODS = ("self", "ally")
+
+
+def stabilise(sheet: SegmentsSheet, action: Stabilise, ctx: Context) -> SegmentsSheet:
+    rs: SegmentsRules = ctx.ruleset
+    _alive(sheet, "se stabiliser")
+    if action.method in ("first_aid", "medicine"):
+        # « aucune compétence n'intervient : la Médecine soigne ce qui vient après, elle ne stabilise pas »
+        raise Refused(
+            "La Médecine soigne ce qui vient après, elle ne stabilise pas : un allié stabilise un mourant "
+            "par une action d'interaction, sans jet."
+        )
+    if action.method not in STABILISE_METHODS:
+        raise Refused(f"Méthode de stabilisation inconnue : « {action.method} » (attendu : seul, ou un allié).")
+    if sheet.current >= 0:
+        raise Refused("Seul un personnage à moins de zéro point de vie se stabilise.")
+    if sheet.stabilised:
+        raise Refused("Déjà stabilisé.")
+    if action.method == "ally":
+        # « Un allié peut le stabiliser avec une action d'interaction, sans jet »
+        return _stabilise(sheet, ctx, "un allié, par une action d'interaction, sans jet")
+    # « Il peut tenter un jet de Vigueur difficulté 20, une fois par tour, pour se stabiliser seul. »
+    if sheet.self_stabilise_turn == _turn_index(sheet, rs):
+        raise Refused("Une seule tentative de Vigueur par tour pour se stabiliser seul : attendez le tour suivant.")
+    return _self_stabilise(sheet, rs, ctx, action.modifier)
+
+
+def set_fatigue(sheet: SegmentsSheet, action: SetFatigue, ctx: Context) -> SegmentsSheet:
+    rs: SegmentsRules = ctx.ruleset
+    if action.level > sheet.fatigue:
+        _alive(sheet, "se fatiguer")
+    why = "échelle"
+    if action.level < sheet.fatigue:
+        why = "correction du meneur : seul le repos dissipe la fatigue"
+    return _fatigue_to(sheet, action.level, rs, ctx, why)
+
+
+def add_fatigue(sheet: SegmentsSheet, action: AddFatigue, ctx: Context) -> SegmentsSheet:
+    _alive(sheet, "se fatiguer")
+    # « un personnage déjà fatigué qui se fatigue encore devient épuisé »
+    return _fatigue_to(sheet, sheet.fatigue + action.steps, ctx.ruleset, ctx, "se fatigue encore")
+
+
+def stand_up(sheet: SegmentsSheet, action: StandUp, ctx: Context) -> SegmentsSheet:
+    rs: SegmentsRules = ctx.ruleset
+    _alive(sheet, "se relever")
+    lying = [c for c in sheet.conditions if c in rs.conditions and rs.conditions[c].stand_up_segments is not None]
+    if not lying:
+        raise Refused(f"{_name(sheet)} n'est pas à terre.")
+    state, _ = health_state(sheet, rs)
+    if state in OUT_OF_ACTION:
+        raise Refused(f"{_name(sheet)} est {rs.health_states[state].label.lower()} : il ne peut pas se relever.")
+    cost = max(rs.conditions[c].stand_up_segments or 0 for c in lying)
+    ctx.say(f"{_name(sheet)} se relève : cela lui coûte {plural(cost, 'segment')} de sa fenêtre.")
+    return evolve(sheet, conditions=tuple(c for c in sheet.conditions if c not in lying))
+
+
+def set_surprise(sheet: SegmentsSheet, action: SetSurprise, ctx: Context) -> SegmentsSheet:
+    rs: SegmentsRules = ctx.ruleset
+    ids = [c for c, r in rs.conditions.items() if r.surprise]
+    if not ids:
+        raise Refused("La table de règles ne décrit pas d'état de surprise.")
+    cid = ids[0]
+    if action.segments == 0:
+        ctx.say("La surprise prend fin.")
+        return evolve(sheet, conditions=tuple(c for c in sheet.conditions if c != cid), surprise_segments=0)
+    _alive(sheet, "être surpris")
+    # « démarre plus loin dans sa fenêtre, du nombre de segments de surprise accordés aux agresseurs »
+    ctx.say(f"{rs.conditions[cid].label} : démarre {plural(action.segments, 'segment')} plus loin dans sa fenêtre.")
+    return evolve(sheet, conditions=tuple(sorted({*sheet.conditions, cid})), surprise_segments=action.segments)
+
+
+def fall(sheet: SegmentsSheet, action: Fall, ctx: Context) -> SegmentsSheet:
+    rs: SegmentsRules = ctx.ruleset
+    rule = rs.fall
+    _alive(sheet, "tomber")
+    # « Chute : 1d6 par tranche de 3 m, jusqu'à 20d6. Un jet d'Agilité réussi retire les dégâts des trois
+    #   premiers mètres »
+    tranches = int(action.metres // rule.metres_per_die)
+    ctx.say(
+        f"Chute de {_metres(action.metres)} m : {plural(tranches, 'tranche')} de {rule.metres_per_die} m "
+        "(la classe d'armure ne compte pas : il n'y a rien à esquiver)."
+    )
+    if action.agility_dd is not None:
+        landed = _check(ctx, sheet, "agility", action.agility_dd, "Agilité pour amortir la chute")
+    else:
+        landed = action.agility_success
+        if landed:
+            ctx.say("Jet d'Agilité réussi.")
+    if landed and tranches:
+        removed = -(-rule.agility_metres // rule.metres_per_die)
+        tranches = max(0, tranches - removed)
+        ctx.say(f"Les dégâts des {rule.agility_metres} premiers mètres sont retirés.")
+    if tranches > rule.max_dice:
+        ctx.say(f"Au plus {rule.max_dice} tranches comptent.")
+        tranches = rule.max_dice
+    if tranches == 0:
+        ctx.say("Aucun dégât.")
+        return sheet
+    count, sides = rule.die
+    roll = ctx.dice(count * tranches, sides, "Chute")
+    harm = Harm(f"Chute ({roll.detail})", frozenset({rule.damage_type}), halved=action.save_halves)
+    sheet = _hit(sheet, roll.total, harm, rs, ctx)
+    if rule.lands_prone and not is_dead(sheet):
+        prone = [c for c, r in rs.conditions.items() if r.stand_up_segments is not None]
+        if prone and prone[0] not in sheet.conditions:
+            ctx.say(f"{_name(sheet)} se retrouve {rs.conditions[prone[0]].label.lower()}.")
+            sheet = evolve(sheet, conditions=tuple(sorted({*sheet.conditions, prone[0]})))
+    return sheet
+
+
+def set_suffocating(sheet: SegmentsSheet, action: SetSuffocating, ctx: Context) -> SegmentsSheet:
+    rs: SegmentsRules = ctx.ruleset
+    if not action.active:
+        if sheet.suffocating_for is None:
+            ctx.say(f"{_name(sheet)} respirait déjà.")
+            return sheet
+        ctx.say(f"{_name(sheet)} respire à nouveau.")
+        return evolve(sheet, suffocating_for=None)
+    _alive(sheet, "manquer d'air")
+    if sheet.suffocating_for is not None:
+        ctx.say(f"{_name(sheet)} est déjà privé d'air.")
+        return sheet
+    turns = sheet.constitution * rs.suffocation.turns_per_constitution
+    # « on tient un nombre de tours égal à sa Constitution, puis on tombe à 0 point de vie, puis on meurt
+    #   au tour suivant »
+    ctx.say(
+        f"Privé d'air : tient {plural(turns, 'tour')} (Constitution {sheet.constitution}), puis tombe à "
+        f"0 point de vie, puis meurt {plural(rs.suffocation.death_after_turns, 'tour')} plus tard."
+    )
+    return evolve(sheet, suffocating_for=0)
+
+
+def set_burning(sheet: SegmentsSheet, action: SetBurning, ctx: Context) -> SegmentsSheet:
+    rs: SegmentsRules = ctx.ruleset
+    if action.active:
+        _alive(sheet, "prendre feu")
+        count, sides = rs.fire.damage
+        ctx.say(f"{_name(sheet)} prend feu : {count}d{sides} par tour tant qu'il brûle.")
+    else:
+        ctx.say(f"{_name(sheet)} ne brûle plus.")
+    return evolve(sheet, burning=action.active)
+
+
+def extinguish(sheet: SegmentsSheet, action: Extinguish, ctx: Context) -> SegmentsSheet:
+    rs: SegmentsRules = ctx.ruleset
+    if not sheet.burning:
+        raise Refused(f"{_name(sheet)} n'est pas en feu.")
+    if action.method == "maneuver":
+        ctx.say("Les flammes sont éteintes (une manœuvre).")
+        return evolve(sheet, burning=False)
+    state, _ = health_state(sheet, rs)
+    if state in OUT_OF_ACTION:
+        raise Refused(f"{_name(sheet)} est {rs.health_states[state].label.lower()} : il ne peut pas se rouler au sol.")
+    # « ou une action gratuite en se jetant à terre puis en roulant, avec un jet de Réflexes »
+    prone = [c for c, r in rs.conditions.items() if r.stand_up_segments is not None]
+    if prone:
+        sheet = evolve(sheet, conditions=tuple(sorted({*sheet.conditions, prone[0]})))
+        ctx.say(f"{_name(sheet)} se jette à terre et roule.")
+    if _check(ctx, sheet, "reflex", rs.fire.extinguish_dd, "Réflexes pour éteindre les flammes"):
+        ctx.say("Les flammes sont éteintes.")
+        return evolve(sheet, burning=False)
+    ctx.say("Les flammes brûlent toujours.")
+    return sheet
+
+
+def set_exposure(sheet: SegmentsSheet, action: SetExposure, ctx: Context) -> SegmentsSheet:
+    rs: SegmentsRules = ctx.ruleset
+    if not action.exposure:
+        if sheet.exposure:
+            ctx.say(f"À l'abri : l'exposition au {rs.exposure[sheet.exposure].label} prend fin.")
+        return evolve(sheet, exposure="", exposure_for=0, exposure_save_dd=None)
+    _alive(sheet, "être exposé")
+    rule = rs.exposure[action.exposure]
+    count, sides = rule.damage
+    line = (
+        f"Exposé au {rule.label} sans protection : {count}d{sides} toutes les "
+        f"{plural(rule.damage_every_hours, 'heure')}, un degré de fatigue toutes les "
+        f"{plural(rule.fatigue_every_hours, 'heure')}"
+    )
+    if action.save_dd is not None:
+        line += f" ; Vigueur difficulté {action.save_dd} à chaque fois pour diviser les dégâts par deux"
+    ctx.say(line + ".")
+    counter = sheet.exposure_for if sheet.exposure == action.exposure else 0
+    return evolve(sheet, exposure=action.exposure, exposure_for=counter, exposure_save_dd=action.save_dd)
+
+
+def set_privation(sheet: SegmentsSheet, action: SetPrivation, ctx: Context) -> SegmentsSheet:
+    rs: SegmentsRules = ctx.ruleset
+    rule = rs.privations[action.need]
+    counter = PRIVATION_COUNTERS[action.need]
+    if action.active:
+        _alive(sheet, "se priver")
+        if action.need in sheet.privations:
+            ctx.say(f"Déjà {rule.label}.")
+            return sheet
+        ctx.say(f"{_name(sheet)} est {rule.label} : un degré de fatigue toutes les {plural(rule.hours, 'heure')}.")
+        return evolve(sheet, privations=tuple(sorted({*sheet.privations, action.need})), **{counter: 0})
+    if action.need not in sheet.privations:
+        ctx.say(f"{_name(sheet)} n'était pas {rule.label}.")
+        return sheet
+    ctx.say(f"{_name(sheet)} n'est plus {rule.label} ; la fatigue déjà prise reste jusqu'au repos.")
+    return evolve(sheet, privations=tuple(p for p in sheet.privations if p != action.need), **{counter: 0})
+
+
+def after_edit(old: SegmentsSheet, new: SegmentsSheet, rs: SegmentsRules, ctx: Context) -> SegmentsSheet:
+    top = len(rs.fatigue.levels)
+    if new.fatigue > top:
+        ctx.say(f"La fatigue ne dépasse pas le degré {top}.")
+        new = evolve(new, fatigue=top)
+    if new.current >= 0 and new.stabilised:
+        new = evolve(new, stabilised=False)
+    # Death is automatic: a lowered Constitution or PV below its negative kills (« 7.2 »).
+    return _settle(old, new, rs, ctx)
