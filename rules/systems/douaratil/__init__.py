@@ -50,7 +50,6 @@ from rules.systems.douaratil.handlers import (
     ability_check,
     add_exhaustion,
     add_wound,
-    after_action,
     after_edit,
     clear_conditions,
     damage,
@@ -123,7 +122,6 @@ SYSTEM = register(
         info=info,
         prepare_edit=prepare_edit,
         after_edit=after_edit,
-        after_action=after_action,
         field_labels=FIELD_LABELS,
         edit_line=edit_line,
         demo={

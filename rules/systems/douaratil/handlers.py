@@ -10,7 +10,6 @@ from collections.abc import Callable
 from typing import Any
 
 from rules.actions import (
-    Action,
     ClearConditions,
     Damage,
     GainTemporary,
@@ -217,11 +216,11 @@ def _take(
     critical: bool = False,
 ) -> DouaratilSheet:
     """One hit (or one round of bleeding) of ``amount`` damage."""
-    name = name_of(sheet)
+    name = sheet.name or "La créature"
     if sheet.dead:
         ctx.say(f"{name} a déjà succombé : {amount} dégâts sans effet.")
         return sheet
-    effective = effective_conditions(sheet, rs)  # {} without conditions: the common case stays cheap
+    effective = effective_conditions(sheet, rs) if sheet.conditions else {}  # the common case stays cheap
     if effective and amount > 0 and any(rs.conditions[c].resists_all_damage for c in effective if c in rs.conditions):
         halved = amount // 2
         ctx.say(f"Résistance à tous les dégâts (Pétrifié) : {amount} → {halved}.")
@@ -320,12 +319,16 @@ def damage(sheet: DouaratilSheet, action: Damage, ctx: Context) -> DouaratilShee
     if action.nonlethal:
         raise Refused("Douaratil ne compte pas de dégâts non létaux à part.")
     for _ in range(action.hits):
-        amount = ctx.amount(action.amount, "Dégâts")
-        if not amount.given:
-            ctx.say(f"Dégâts : {amount.detail}.")
-        if amount.total < 0:
-            raise Refused(f"Des dégâts négatifs ({amount.total}) n'ont pas de sens : utilisez Soins.")
-        sheet = _take(sheet, amount.total, rs, ctx, attack=True, adjacent=action.adjacent, critical=action.critical)
+        if type(action.amount) is int:  # a number as such: nothing to roll
+            total = action.amount
+        else:
+            amount = ctx.amount(action.amount, "Dégâts")
+            if not amount.given:
+                ctx.say(f"Dégâts : {amount.detail}.")
+            total = amount.total
+        if total < 0:
+            raise Refused(f"Des dégâts négatifs ({total}) n'ont pas de sens : utilisez Soins.")
+        sheet = _take(sheet, total, rs, ctx, attack=True, adjacent=action.adjacent, critical=action.critical)
     return sheet
 
 
@@ -333,14 +336,19 @@ def heal(sheet: DouaratilSheet, action: Heal, ctx: Context) -> DouaratilSheet:
     rs: DouaratilRules = ctx.ruleset
     # « Une créature morte ne peut pas regagner de point d'action. »
     _alive(sheet, "regagner des points d'action")
-    amount = ctx.amount(action.amount, "Soins")
-    if amount.total < 0:
-        raise Refused(f"Des soins négatifs ({amount.total}) n'ont pas de sens : utilisez Dégâts.")
+    shown: int | str
+    if isinstance(action.amount, int):  # a number as such: nothing to roll
+        total = shown = action.amount
+    else:
+        amount = ctx.amount(action.amount, "Soins")
+        total, shown = amount.total, amount.total if amount.given else amount.detail
+    if total < 0:
+        raise Refused(f"Des soins négatifs ({total}) n'ont pas de sens : utilisez Dégâts.")
     top = effective_maximum(sheet, rs)
-    gained = max(0, min(amount.total, top - sheet.current))
-    lost = amount.total - gained
+    gained = max(0, min(total, top - sheet.current))
+    lost = total - gained
     new_current = sheet.current + gained
-    line = f"Soins {amount.detail if not amount.given else amount.total} : {sheet.current} → {new_current} PA"
+    line = f"Soins {shown} : {sheet.current} → {new_current} PA"
     if lost:
         # « les points d'action surnuméraires sont perdus »
         line += f" (maximum {top} atteint, {lost} perdus)"
@@ -350,7 +358,7 @@ def heal(sheet: DouaratilSheet, action: Heal, ctx: Context) -> DouaratilSheet:
 
 def gain_temporary(sheet: DouaratilSheet, action: GainTemporary, ctx: Context) -> DouaratilSheet:
     _alive(sheet, "recevoir des points temporaires")
-    amount = ctx.amount(action.amount, "Points temporaires").total
+    amount = action.amount if type(action.amount) is int else ctx.amount(action.amount, "Points temporaires").total
     if amount < 0:
         raise Refused("Des points temporaires négatifs n'ont pas de sens.")
     old = sheet.temporary
@@ -823,6 +831,8 @@ def after_edit(old: DouaratilSheet, new: DouaratilSheet, rs: DouaratilRules, ctx
     """The consequences of an edit, journaled as an action would: lowered maxima, a death, PA regained
     or lost, the end of the Constitution priority; then the sheet is checked as on load."""
     sheet = _clamp_to_maxima(new, rs, ctx)
+    if sheet.short_rest_open and old.short_rest_open:
+        sheet = evolve(sheet, short_rest_open=False)
     if sheet.action_dice_spent > sheet.level and sheet.level < old.level:
         ctx.say(f"Dés d'action dépensés ramenés au niveau : {sheet.action_dice_spent} → {sheet.level}.")
         sheet = evolve(sheet, action_dice_spent=sheet.level)
@@ -886,11 +896,9 @@ def show_value(key: str, value: Any, rs: DouaratilRules) -> str:
     return str(value)
 
 
-def after_action(sheet: DouaratilSheet, action: Action) -> DouaratilSheet:
-    """A short rest stays open for spending dice one at a time only until something else happens."""
-    if sheet.short_rest_open and not isinstance(action, (ShortRest, SpendActionDie)):
-        return evolve(sheet, short_rest_open=False)
-    return sheet
+# A short rest stays open for spending dice one at a time only until something else happens (``finishing``
+# closes it after any other action, ``after_edit`` after an edit).
+_KEEP_REST_OPEN = (ShortRest, SpendActionDie)
 
 
 # Events that describe a state: kept only when the sheet ends the action in that state (issue 10, item 8:
@@ -906,7 +914,12 @@ def finishing(handler: Handler) -> Handler:
     """``handler`` whose outcome describes the final state (``finish``)."""
 
     def run(sheet: DouaratilSheet, action: Any, ctx: Context) -> DouaratilSheet:
-        return finish(handler(sheet, action, ctx), ctx)
+        new = handler(sheet, action, ctx)
+        if new.short_rest_open and not isinstance(action, _KEEP_REST_OPEN):
+            new = evolve(new, short_rest_open=False)
+        if new.current and not ctx.events:  # the common case: nothing to check
+            return new
+        return finish(new, ctx)
 
     run.__name__ = run.__qualname__ = handler.__name__
     run.__doc__ = handler.__doc__
