@@ -846,3 +846,38 @@ def test_the_time_before_the_stabilised_point_is_shown() -> None:
     s = run(sheet(current=0), rules.Stabilise(method="magic", rolls=(3,))).sheet
     assert rules.derive(s).explain("wake_in") == "regagne 1 PA dans 3 h"
     assert "wake_in" not in rules.derive(sheet())
+
+
+# --- Every number of the table changes play (issue 19's table mutations) -----------------------------------
+
+
+def test_the_dice_of_the_rules_are_the_seeds() -> None:
+    """« inconscient (voir la section États spéciaux) pour 1d6 rounds », « regagne 1 point d'action au bout de
+    1d6 heures », « il peut la laisser agir librement pendant 1d6 rounds »: a 7 is refused on each."""
+    cases = [
+        (sheet(current=30, base_maximum=30), rules.Damage(amount=11, rolls=(3, 7)), "Durée de l'inconscience"),
+        (sheet(current=0), rules.Stabilise(method="magic", rolls=(7,)), "Délai avant de regagner 1 PA"),
+        (sheet(dies_at_zero=True, dies_after_rounds=True), rules.Damage(amount=20, rolls=(7,)), "Sursis du monstre"),
+    ]
+    for start, action, what in cases:
+        with pytest.raises(rules.Refused) as err:
+            run(start, action)
+        assert err.value.reason == f"{what} : 7 est impossible sur 1d6 (de 1 à 6)."
+
+
+def test_time_units_are_the_clock_of_the_sheet() -> None:
+    """« Un repos court est une période de repos d'au moins 1 heure »; a minute and a day as everyone counts them."""
+    for unit, seconds in (("round", 6), ("minute", 60), ("hour", 3600), ("day", 86_400)):
+        assert run(sheet(), rules.AdvanceTime(unit=unit, count=2)).sheet.clock == 2 * seconds
+
+
+def test_a_new_sheet_gets_the_tables_action_die_and_speed() -> None:
+    """« Le joueur peut décider de lancer ses dés d'action les uns après les autres »: a d8 unless the sheet says
+    otherwise (D2), and 9 m of movement."""
+    s = rules.new_sheet("douaratil")
+    assert (s.action_die, s.speed_m) == (8, 9)
+    table = rules.ruleset("douaratil").model_dump()
+    table["general"].update(default_action_die=10, default_speed_m=12)
+    house = rules.DouaratilRules.model_validate(table)
+    played = rules.sheet_from_data({"system": "douaratil", "base_maximum": 7}, house)
+    assert (played.action_die, played.speed_m, played.current) == (10, 12, 7)

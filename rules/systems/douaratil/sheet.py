@@ -192,13 +192,22 @@ class DouaratilSheet(SheetBase):
 
     @model_validator(mode="before")
     @classmethod
-    def _starts_with_all_points(cls, data: Any, info: ValidationInfo) -> Any:
-        """« les points d'action actuels … se situent entre 0 et son maximum »: a new sheet given its
-        maximum and not its current points starts with all of them (the maximum exhaustion leaves)."""
-        if isinstance(data, dict) and "current" not in data:
-            top, level = data.get("base_maximum"), data.get("exhaustion", 0)
+    def _new_sheet_defaults(cls, data: Any, info: ValidationInfo) -> Any:
+        """What a new sheet not given them starts with: the table's action die and speed, and all its
+        points (« les points d'action actuels … se situent entre 0 et son maximum »; the maximum exhaustion
+        leaves)."""
+        if not isinstance(data, dict) or ("current" in data and "action_die" in data and "speed_m" in data):
+            return data
+        table = table_of(info)
+        data = {
+            "action_die": table.general.default_action_die,
+            "speed_m": table.general.default_speed_m,
+            **data,
+        }
+        if "current" not in data:
+            top, level = data.get("base_maximum", 10), data.get("exhaustion", 0)
             if type(top) is int and type(level) is int and 0 <= top <= MAX_POINTS and 0 <= level:
-                return {**data, "current": points_maximum(top, level, table_of(info))}
+                data["current"] = points_maximum(top, level, table)
         return data
 
     @field_validator("conditions")
