@@ -5,6 +5,8 @@ every action (``rules.sheet_problems``)."""
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -138,3 +140,27 @@ def test_edits_are_checked_the_same_way() -> None:
     with pytest.raises(rules.Refused) as err:
         rules.apply(s, rules.Edit(changes={"constitution_priority": True}))
     assert "prend fin quand la Constitution revient à 10" in err.value.reason
+
+
+@pytest.mark.parametrize(
+    ("pattern", "replacement", "said"),
+    [
+        (r"^hour = \d+", "hour = 0", "« time_units › hour » : doit être supérieur ou égal à 1"),
+        (r"^unconscious_dice = \[1, 6\]", "unconscious_dice = [1, 0]", "doit être supérieur ou égal à 1"),
+        (r"^reopen_dd = 16", "", "reopen_dd"),
+        (r'^"" = "aucune voie"', "", "paths doit nommer l'absence de voie"),
+    ],
+)
+def test_a_house_table_the_rules_could_not_run_is_refused(
+    tmp_path: Path, pattern: str, replacement: str, said: str
+) -> None:
+    """A GM's copy that would crash the rules later (an hour of 0 seconds, a 0-sided die, a bleeding wound
+    without the DD of its opening, no « aucune voie ») is refused on load, in French, naming the file."""
+    text = (Path(rules.__file__).parent.parent / "resources" / "rulesets" / "douaratil.toml").read_text("utf-8")
+    broken, count = re.subn(pattern, replacement, text, count=1, flags=re.M)
+    assert count == 1
+    house = tmp_path / "maison.toml"
+    house.write_text(broken, encoding="utf-8")
+    with pytest.raises(rules.RulesetError) as err:
+        rules.load_rules_table("douaratil", house)
+    assert str(house) in str(err.value) and said in str(err.value)
