@@ -164,3 +164,24 @@ def test_a_house_table_the_rules_could_not_run_is_refused(
     with pytest.raises(rules.RulesetError) as err:
         rules.load_rules_table("douaratil", house)
     assert str(house) in str(err.value) and said in str(err.value)
+
+
+NEW_KEYS = ("unconscious_at_zero", "will_test_steps", "absorbed_damage_counts", "aggravation_dd", "minimum_maximum",
+            "short_min_points", "refused_while_bleeding")  # fmt: skip
+
+
+def test_a_gms_copy_made_with_the_first_release_still_loads(tmp_path: Path) -> None:
+    """Keys added since sheet_app 0.1.0 take the shipped readings; the two it read and no longer uses pass."""
+    text = (Path(rules.__file__).parent.parent / "resources" / "rulesets" / "douaratil.toml").read_text("utf-8")
+    old = "\n".join(line for line in text.splitlines() if not line.startswith(NEW_KEYS))
+    old = old.replace("[temporary]\n", "").replace("step = 6\n", "step = 6\nminor_steps = 1\nmajor_steps = 2\n")
+    assert "[temporary]" not in old and "minor_steps" in old
+    copy = tmp_path / "maison-0.1.0.toml"
+    copy.write_text(old, encoding="utf-8")
+    table = rules.load_rules_table("douaratil", copy).model_dump()
+    shipped = rules.ruleset("douaratil").model_dump()
+    assert table["difficulty"].pop("minor_steps") == 1 and table["difficulty"].pop("major_steps") == 2
+    shipped["difficulty"].pop("minor_steps"), shipped["difficulty"].pop("major_steps")
+    assert table["wounds"]["fracture"].pop("aggravation_dd") is None  # the risk was not rolled then
+    shipped["wounds"]["fracture"].pop("aggravation_dd")
+    assert table == shipped

@@ -41,7 +41,7 @@ class SaveRules(Table):
     constitution_dd: DD
     unconscious_dice: Dice
     # D14: at 0 PA a creature following the players' rules is unconscious until it regains PA.
-    unconscious_at_zero: bool
+    unconscious_at_zero: bool = True
     death_save_dice: Dice
     death_save_success: DD
     death_saves_needed: int = Field(ge=1, le=10)
@@ -56,11 +56,12 @@ class SaveRules(Table):
 class DifficultyRules(Table):
     reference_dd: DD = 16
     step: int = Field(ge=0, le=100)
-    minor_steps: int = Field(ge=0, le=10)
-    major_steps: int = Field(ge=0, le=10)
+    # Read by sheet_app 0.1.0, ignored since: a severity's steps are ``severities.<id>.steps``.
+    minor_steps: int | None = Field(None, ge=0, le=10)
+    major_steps: int | None = Field(None, ge=0, le=10)
     steps_stack: bool
     # Whether the wound DD steps also raise the wound's own « test de volonté (SAG) ».
-    will_test_steps: bool
+    will_test_steps: bool = False
     labels: dict[int, str]
 
 
@@ -71,7 +72,7 @@ class HealingRules(Table):
 
 class TemporaryRules(Table):
     # D15: damage the temporary PA absorb counts for massive damage, criticals and stabilisation.
-    absorbed_damage_counts: bool
+    absorbed_damage_counts: bool = False
 
 
 class SeverityRule(Table):
@@ -103,7 +104,7 @@ class ExhaustionRules(Table):
     speed_m_per_level: int = Field(ge=0, le=1000)
     maximum_per_level: int = Field(ge=0, le=100_000)
     # The PA maximum exhaustion never goes below (item 5 of issue 13; D12).
-    minimum_maximum: int = Field(ge=0, le=100_000)
+    minimum_maximum: int = Field(1, ge=0, le=100_000)
     long_rest_reduction: int = Field(ge=0, le=20)
 
 
@@ -119,12 +120,12 @@ class PoolRecovery(Table):
 class RestRules(Table):
     short_min_hours: int = Field(ge=0, le=24)
     # PA needed to begin a short rest (the resting character « ne fait rien de plus fatigant que … »).
-    short_min_points: int = Field(ge=0, le=1000)
+    short_min_points: int = Field(1, ge=0, le=1000)
     long_min_hours: int = Field(ge=0, le=24 * 7)
     long_cooldown_hours: int = Field(ge=0, le=24 * 365)
     long_min_points: int = Field(ge=0, le=1000)
     # A rest is refused while a wound bleeds (false: the rest runs its rounds, bleeding included).
-    refused_while_bleeding: bool
+    refused_while_bleeding: bool = True
     dice_regained_min: int = Field(ge=0, le=100)
     dice_regained_divisor: int = Field(ge=1, le=100)
     pools: dict[str, PoolRecovery]
@@ -173,7 +174,8 @@ class DouaratilRules(Table):
     saves: SaveRules
     difficulty: DifficultyRules
     healing: HealingRules
-    temporary: TemporaryRules
+    # Keys added after sheet_app 0.1.0 have defaults (the shipped readings): a GM's older copy still loads.
+    temporary: TemporaryRules = TemporaryRules()
     severities: dict[str, SeverityRule]
     wounds: dict[str, WoundType]
     exhaustion: ExhaustionRules
