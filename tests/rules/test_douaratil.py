@@ -881,3 +881,46 @@ def test_a_new_sheet_gets_the_tables_action_die_and_speed() -> None:
     house = rules.DouaratilRules.model_validate(table)
     played = rules.sheet_from_data({"system": "douaratil", "base_maximum": 7}, house)
     assert (played.action_die, played.speed_m, played.current) == (10, 12, 7)
+
+
+def test_crushing_halves_movement() -> None:
+    """« écrasement 3 jours Mouvement divisé par deux 12 »"""
+    s = run(sheet(speed_m=9), rules.AddWound(wound_type="ecrasement")).sheet
+    d = rules.derive(s)
+    assert d.speed == 4
+    assert d.explain("speed") == "déplacement 9 = 9 (base, en mètres), divisé par deux (Écrasement (mineure)) = 4"
+
+
+def test_a_haemorrhage_reopens_on_a_failed_constitution_save_dd_16() -> None:
+    """« hémorragie 10 jours Mouvements réduits au minimum ou risque d'ouverture de la plaie avec hémorragie
+    (2d6/rd) (JS CON DD 16) »"""
+    s = run(sheet(), rules.AddWound(wound_type="hemorragie")).sheet
+    assert not run(s, rules.WoundRisk(wound_id=1, rolls=(16,))).sheet.wounds[0].bleeding
+    opened = run(s, rules.WoundRisk(wound_id=1, rolls=(15,)))
+    assert opened.sheet.wounds[0].bleeding and "bleeding" in opened.events
+
+
+def test_pools_recover_with_the_exhaustion_malus_but_sanity() -> None:
+    """« Le malus s'applique à tout lancer de dés … mais aussi la récupération des points de Magie, des points
+    de Foi, des points d'action, des points d'honneur » and « Le personnage regagne aussi un point de santé
+    mentale (SAM) par point de bonus de Sagesse (minimum 1) »: SAM is not in the list."""
+    pools = {p: {"current": 0, "base_maximum": 30} for p in ("magic", "faith", "honour", "sanity")}
+    s = sheet(level=3, current=5, exhaustion=2, intelligence=14, wisdom=16, charisma=16, **pools)
+    out = run(s, rules.LongRest(ate_and_drank=False)).sheet
+    assert (out.magic.current, out.faith.current, out.honour.current) == (3 + 2 - 2, 3 + 3 - 2, 3 + 3 - 2)
+    assert out.sanity.current == 3
+
+
+def test_a_paralysed_creature_is_critically_hit_from_close_by() -> None:
+    """Paralysé: « Toute attaque qui touche la créature est obligatoirement un coup critique si l'assaillant se
+    trouve dans un rayon de 1,50 mètre autour d'elle. »"""
+    s = run(sheet(), rules.SetCondition(condition="paralyse")).sheet
+    assert "critical" in run(s, rules.Damage(amount=2, adjacent=True)).events
+    assert "critical" not in run(s, rules.Damage(amount=2)).events
+
+
+def test_a_surprised_creature_cannot_act() -> None:
+    """« Une créature surprise ne peut entreprendre ni action ni réaction. »"""
+    d = rules.derive(run(sheet(), rules.SetCondition(condition="surpris")).sheet)
+    assert d.incapacitated and d.explain("incapacitated") == "ni action ni réaction (Surpris)"
+    assert d.speed == 0

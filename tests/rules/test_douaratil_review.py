@@ -369,8 +369,8 @@ def test_characteristic_test_with_wound_steps_and_exhaustion() -> None:
     s = run(sheet(strength=14, exhaustion=2), rules.AddWound(wound_type="contusion")).sheet
     out = run(s, rules.AbilityCheck(ability="strength", dd=16, rolls=(18,)))
     assert out.log == (
-        "Test de Force (DD 16 + 6 : 1 palier des blessures) : 3d6 = 18 (valeur donnée) +2 (FOR) −2 (épuisement) "
-        "= 18 contre DD 22 → échec.",
+        "Test de Force (moyen, DD 16 + 6 : 1 palier des blessures → difficile) : 3d6 = 18 (valeur donnée) +2 (FOR) "
+        "−2 (épuisement) = 18 contre DD 22 → échec.",
     )
     assert out.sheet == s
     major = run(s, rules.AddWound(wound_type="fracture", severity="major")).sheet

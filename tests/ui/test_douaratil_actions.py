@@ -28,7 +28,7 @@ def test_the_characteristic_test_is_offered_and_rolled(qtbot: Any, make_view: An
     assert ask.calls and ask.calls[0][1] is rules.AbilityCheck
     top = journal_top(view)
     assert top.startswith("Test de caractéristique")
-    assert "Test de Sagesse (DD 16 + 6 : 1 palier des blessures) : 3d6 = 17 (valeur donnée) +1 (SAG)" in top
+    assert "Test de Sagesse (moyen, DD 16 + 6 : 1 palier des blessures → difficile) : 3d6 = 17 (valeur donnée)" in top
     assert "contre DD 22 → échec." in top
 
 

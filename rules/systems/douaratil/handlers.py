@@ -717,9 +717,13 @@ def ability_check(sheet: DouaratilSheet, action: AbilityCheck, ctx: Context) -> 
     # « Une blessure mineure augmente le DD de tout test de caractéristique la difficulté d'un degré »
     steps = dd_steps(sheet, rs)
     dd = action.dd + steps * rs.difficulty.step
-    what = f"Test {_of(label)}"
+    # « par exemple un test moyen (DD 16) se transforme en test difficile (DD 22) »
+    names = rs.difficulty.labels
+    parts = [names[action.dd]] if action.dd in names else []
     if steps:
-        what += f" (DD {action.dd} + {steps * rs.difficulty.step} : {plural(steps, 'palier')} des blessures)"
+        raised = f"DD {action.dd} + {steps * rs.difficulty.step} : {plural(steps, 'palier')} des blessures"
+        parts.append(raised + (f" → {names[dd]}" if dd in names else ""))
+    what = f"Test {_of(label)}" + (f" ({', '.join(parts)})" if parts else "")
     moded = [c for c in effective if c in rs.conditions and rs.conditions[c].checks]
     if moded:
         modes = sorted({str(rs.conditions[c].checks) for c in moded})
