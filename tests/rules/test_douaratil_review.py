@@ -455,3 +455,188 @@ def test_the_journal_never_calls_unconscious_a_sheet_that_is_not() -> None:
             out = run(s, rules.Stabilise(method="magic", rolls=(1,)), table=table)
             said = "sans connaissance" in text(out)
             assert said == ("inconscient" in out.sheet.conditions)
+
+
+# --- What a mutation pass over the Douaratil code found untested (issue 19) ---------------------------------
+
+
+def test_marking_a_stabilised_creature_dead_ends_its_timers() -> None:
+    """« après trois échecs, vous mourez »: a GM who notes the death by hand gets the same sheet as the dice."""
+    s = run(sheet(current=0), rules.Stabilise(method="magic", rolls=(3,))).sheet
+    out = run(s, rules.Edit(changes={"dead": True}))
+    assert out.sheet.dead and not out.sheet.stabilised and out.sheet.wake_in is None
+    assert out.log == ("Décès : non → oui.", "Brenna meurt (décès noté sur la fiche).")
+    assert "died" in out.events
+
+
+def test_bringing_back_a_creature_dead_of_its_saves_clears_them() -> None:
+    dead = run(sheet(current=0, death_failures=2), rules.DeathSave(rolls=(3,))).sheet
+    assert dead.dead and dead.death_failures == 3
+    out = run(dead, rules.Edit(changes={"dead": False}))
+    assert not out.sheet.dead and out.sheet.death_failures == 0
+    assert out.log == (
+        "Décès : oui → non.",
+        "Brenna revient à la vie (décès retiré de la fiche).",
+        "À 0 point d'action, Brenna est sans connaissance.",
+    )
+
+
+def test_editing_points_back_ends_the_stabilisation_and_the_saves() -> None:
+    """« Ce compteur est remis à 0 dès que vous regagnez des points d'action pour être au dessus de zéro »"""
+    stabilised = run(sheet(current=0), rules.Stabilise(method="magic", rolls=(3,))).sheet
+    out = run(stabilised, rules.Edit(changes={"current": 5}))
+    assert not out.sheet.stabilised and out.sheet.conditions == ("a_terre",)
+    dying = sheet(current=0, death_failures=2, conditions=("inconscient",))
+    out = run(dying, rules.Edit(changes={"current": 5}))
+    assert out.log == (
+        "Points d'action : 0 → 5.",
+        "Jets contre la mort remis à 0.",
+        "Brenna reprend conscience (points d'action regagnés) : À terre.",
+    )
+
+
+def test_a_sheet_from_an_older_version_at_zero_loses_consciousness_at_its_next_action() -> None:
+    """« Une personne stabilisée … Cependant, elle reste inconsciente. »: a sheet saved before D14 was revised
+    may be at 0 PA and conscious; the next action says and fixes it."""
+    old = rules.new_sheet("douaratil", base_maximum=20, current=0, conditions=("aveugle",))
+    out = rules.apply(old, rules.ClearConditions())
+    assert out.log == ("États retirés : Aveuglé.", "À 0 point d'action, la créature est sans connaissance.")
+    assert out.sheet.conditions == ("inconscient",)
+
+
+def test_clearing_states_at_zero_keeps_the_unconsciousness_and_the_other_states() -> None:
+    """« si un effet ou une capacité annule tous les états qui affectent le personnage, les états suivants ne sont
+    pas concernés, à moins qu'ils soient spécifiquement désignés »"""
+    s = sheet(current=0, conditions=("inconscient", "repousse", "aveugle"))
+    out = run(s, rules.ClearConditions())
+    assert out.sheet.conditions == ("inconscient", "repousse")
+    assert out.log == (
+        "États retirés : Aveuglé.",
+        "Conservés (non concernés sauf s'ils sont désignés) : Repoussé.",
+        "Inconscient conservé : 0 point d'action.",
+    )
+
+
+def test_a_fall_to_zero_is_told_once() -> None:
+    """« Si les dégâts que vous subissez vous font tomber à 0 point d'action, vous êtes inconscient »"""
+    out = run(sheet(current=4), rules.Damage(amount=4, rolls=(16,)))
+    assert out.log == (
+        "Brenna subit 4 dégâts : 4 → 0 PA.",
+        "À 0 point d'action, Brenna perd conscience : jet contre la mort au début de chaque tour.",
+        "JS de Constitution (chute à 0 PA) : 3d6 = 16 (valeur donnée) +0 (CON) = 16 contre DD 16 → réussite.",
+        "JS réussi : des soins suffiront à reprendre conscience.",
+    )
+
+
+def test_a_hit_of_nothing_is_taken_and_told() -> None:
+    """« Quand une créature subit des dégâts, ceux-ci sont ôtés de son total actuel de points d'action. »"""
+    assert run(sheet(), rules.Damage(amount=0)).log == ("Brenna subit 0 dégâts : 20 → 20 PA.",)
+    stone = sheet(conditions=("petrifie",))
+    assert run(stone, rules.Damage(amount=0)).log == ("Brenna subit 0 dégâts : 20 → 20 PA.",)
+
+
+def test_wound_ids_never_repeat() -> None:
+    s = sheet()
+    for kind in ("plaie", "contusion", "fracture"):
+        s = run(s, rules.AddWound(wound_type=kind)).sheet
+    s = run(s, rules.RemoveWound(wound_id=2)).sheet
+    s = run(s, rules.AddWound(wound_type="plaie")).sheet
+    assert [w.id for w in s.wounds] == [1, 3, 4]
+
+
+def test_opening_and_closing_a_wound() -> None:
+    """« risque d'ouverture de la plaie avec saignement (1d6/rd) »: opening a plaie is news; closing any wound
+    is allowed, even one that cannot bleed."""
+    s = run(sheet(), rules.AddWound(wound_type="plaie")).sheet
+    assert "bleeding" in run(s, rules.SetWoundBleeding(wound_id=1, bleeding=True)).events
+    bruise = run(sheet(), rules.AddWound(wound_type="contusion")).sheet
+    out = run(bruise, rules.SetWoundBleeding(wound_id=1, bleeding=False))
+    assert out.log == ("Contusion (mineure) : ne saigne plus.",)
+
+
+def test_a_bleeding_round_rolls_only_the_bleeding() -> None:
+    """« (1d6/rd) »: a conscious creature that bleeds makes no save to wake."""
+    s = run(sheet(), rules.AddWound(wound_type="plaie", bleeding=True)).sheet
+    out = run(s, rules.AdvanceTime(unit="round", rolls=(3,)))
+    assert out.log == (
+        "Le temps passe : 1 round.",
+        "— Round 1 —",
+        "Saignement (Plaie (mineure)) : 1d6 = 3 (valeur donnée).",
+        "Brenna subit 3 dégâts : 20 → 17 PA.",
+    )
+
+
+def test_quiet_hours_pass_at_once() -> None:
+    assert run(sheet(), rules.AdvanceTime(unit="hour")).log == ("Le temps passe : 1 heure.",)
+
+
+@pytest.mark.parametrize("heal", ["rest", "magic"])
+def test_a_full_list_of_scars_stays_full(heal: str) -> None:
+    """« Si le test est réussi, un blessure grave est enlevée, laissant seulement le souvenir de sa marque. »:
+    a sheet holds 200 scars; the 201st healing heals without one more."""
+    scars = tuple({"type": "contusion"} for _ in range(200))
+    s = run(sheet(scars=scars), rules.AddWound(wound_type="contusion")).sheet
+    if heal == "rest":
+        out = run(s, rules.LongRest(rolls=(18,)))
+    else:
+        out = run(s, rules.HealWound(wound_id=1))
+    assert out.sheet.wounds == () and len(out.sheet.scars) == 200
+    assert rules.sheet_problems(out.sheet) == []
+
+
+def test_only_what_slows_halves_the_movement() -> None:
+    """Étourdi: « incapable de se déplacer correctement (demi déplacement) »; Aveuglé and a contusion do not."""
+    s = run(sheet(speed_m=9), rules.AddWound(wound_type="contusion")).sheet
+    s = run(s, rules.SetCondition(condition="aveugle")).sheet
+    assert rules.derive(s).speed == 9
+    dazed = run(s, rules.SetCondition(condition="etourdi")).sheet
+    assert rules.derive(dazed).speed == 4
+
+
+def test_wound_rows_say_when_the_healing_tests_begin_and_what_bleeds() -> None:
+    """« Une fois cette période passée, à chaque repos long, un JS DD 16 est fait pour chaque blessure grave. »"""
+    s = run(sheet(), rules.AddWound(wound_type="contusion", severity="major")).sheet
+    s = run(s, rules.AddWound(wound_type="plaie")).sheet
+    rows = rules.derive(s).wound_rows
+    assert rows[0]["healing"] == "encore 1 repos long avant le test de guérison"
+    assert rows[1]["bleeding"] == "" and rows[1]["can_bleed"]
+    rested = run(s, rules.LongRest(rolls=(3,))).sheet  # the contusion's test fails
+    assert rules.derive(rested).wound_rows[0]["healing"] == "test de guérison (CON DD 16) à chaque repos long"
+
+
+def test_when_the_next_long_rest_is_possible_is_shown() -> None:
+    """« Un personnage ne peut profiter qu'une fois par période de 24 heures des bénéfices conférés par un repos
+    long »"""
+    s = sheet()
+    assert rules.derive(s).explain("long_rest_ready_in") == "repos long possible"
+    rested = run(s, rules.LongRest()).sheet
+    assert rules.derive(rested).explain("long_rest_ready_in") == "repos long possible dans 16 h"
+
+
+def test_a_sheet_loaded_without_bleeding_flags_does_not_bleed() -> None:
+    data = rules.sheet_to_data(sheet())
+    data["wounds"] = [{"id": 1, "type": "plaie"}]
+    assert not rules.sheet_from_data(data).wounds[0].bleeding
+
+
+def test_the_largest_maximum_starts_full() -> None:
+    assert rules.new_sheet("douaratil", base_maximum=100_000).current == 100_000
+
+
+def test_a_wake_save_in_a_round_ends_the_rounds_of_unconsciousness() -> None:
+    """« Chaque round, la personne inconsciente peut essayer de réussir le JS DD 16 de Constitution et se
+    réveiller. Elle pourra agir immédiatement. »"""
+    s = run(sheet(current=20), rules.Damage(amount=11, rolls=(4, 3))).sheet  # knocked out 3 rounds
+    out = run(s, rules.AdvanceTime(unit="round", rolls=(16,)))
+    assert out.sheet.unconscious_rounds == 0 and out.sheet.conditions == ("a_terre",)
+    assert rules.sheet_problems(out.sheet) == []
+
+
+def test_a_sheet_without_points_starts_empty() -> None:
+    assert rules.new_sheet("douaratil", base_maximum=0).current == 0
+
+
+def test_an_edit_of_an_older_sheet_at_zero_says_it_is_unconscious() -> None:
+    old = rules.new_sheet("douaratil", base_maximum=20, current=0)
+    out = rules.apply(old, rules.Edit(changes={"player": "Camille"}))
+    assert out.log == ("Joueur : (vide) → « Camille ».", "À 0 point d'action, la créature est sans connaissance.")
