@@ -115,6 +115,7 @@ def test_incoherent_fields_are_refused(fields: dict[str, Any], line: str) -> Non
         ("heroic_survivals", 10**6),
         ("action_dice_spent", 101),
         ("conditions", ["a_terre"] * 101),
+        ("conditions", ["x" * 61]),
         ("wounds", [{"id": 10**9, "type": "plaie"}]),
         ("wounds", [{"id": 1, "type": "plaie", "rests": 10**9}]),
     ],

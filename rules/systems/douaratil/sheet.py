@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 
@@ -169,7 +169,7 @@ class DouaratilSheet(SheetBase):
     action_dice_spent: int = Field(0, ge=0, le=100)
     speed_m: int = Field(9, ge=0, le=1000)
     exhaustion: int = Field(0, ge=0, le=20)
-    conditions: tuple[str, ...] = Field((), max_length=100)
+    conditions: tuple[Annotated[str, Field(max_length=60)], ...] = Field((), max_length=100)
     unconscious_rounds: int = Field(0, ge=0, le=1000)
     death_successes: int = Field(0, ge=0, le=10)
     death_failures: int = Field(0, ge=0, le=10)
