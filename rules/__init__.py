@@ -45,9 +45,8 @@ from rules.errors import (
     Refused,
     RulesetError,
     describe_validation_error,
-    error_text,
-    location_text,
     os_reason,
+    shown_location,
 )
 from rules.info import (
     ChoiceInfo,
@@ -152,21 +151,11 @@ class SheetError(Refused):
         self.locations = locations if locations is not None else [() for _ in lines]
 
 
-def _invalid_sheet(prefix: str, exc: ValidationError, labels: Any = None) -> SheetError:
-    """French lines of a sheet's validation errors, with where each sits; the union's system tag that
-    leads a location (``("douaratil", "conditions")``) is left out."""
-    lines: list[str] = []
-    locations: list[tuple[str | int, ...]] = []
-    for err in exc.errors(include_url=False):
-        loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and p.startswith(("function-", "tagged-union"))))
-        if len(REGISTRY) > 1 and loc and isinstance(loc[0], str) and loc[0] in REGISTRY:
-            loc = loc[1:]
-        if len(lines) >= 8:
-            lines.append("…")
-            break
-        where = location_text(loc, labels)
-        lines.append(f"{where} : {error_text(err)}" if where else error_text(err))
-        locations.append(loc)
+def _invalid_sheet(prefix: str, exc: ValidationError) -> SheetError:
+    lines = describe_validation_error(exc, tags=REGISTRY.keys())
+    locations: list[tuple[str | int, ...]] = [
+        shown_location(err["loc"], REGISTRY.keys()) for err in exc.errors(include_url=False)[: len(lines)]
+    ]
     locations += [()] * (len(lines) - len(locations))
     return SheetError(prefix + " ; ".join(lines), lines, locations)
 
@@ -180,7 +169,7 @@ def build_action(action_type: type[Action], **fields: Any) -> Action:
     try:
         return action_type(**fields)
     except ValidationError as exc:
-        titles = {n: f.title for n, f in action_type.model_fields.items() if f.title}
+        titles = {name: f.title for name, f in action_type.model_fields.items() if f.title}
         lines = describe_validation_error(exc, labels=titles)
         raise SheetError("Action refusée : " + " ; ".join(lines), lines) from None
 
@@ -315,28 +304,35 @@ def _edit(sheet: Sheet, action: Edit, ctx: Context, sys_: System) -> Sheet:
     except ValidationError as exc:
         lines = describe_validation_error(exc, labels=sys_.field_labels)
         raise SheetError("Valeur refusée : " + " ; ".join(lines), lines) from None
+    labels: dict[str, str] | None = None
     for key in action.changes:
         before, after = getattr(sheet, key), getattr(new, key)
-        if before != after:
-            if sys_.edit_line is not None:
-                ctx.say(sys_.edit_line(key, before, after, ctx.ruleset))
-                continue
-            label = sys_.field_labels.get(key) or FIELD_LABELS.get(key, key)
-            ctx.say(f"{label[:1].upper() + label[1:]} : {_show(before)} → {_show(after)}.")
+        if before == after:
+            continue
+        line = sys_.edit_line(key, before, after, ctx.ruleset) if sys_.edit_line is not None else None
+        if line is None:
+            if key not in FIELD_LABELS and labels is None and sys_.info is not None:
+                labels = {f.name: f.label for f in sys_.info(ctx.ruleset).fields}
+            label = sys_.field_labels.get(key) or FIELD_LABELS.get(key) or (labels or {}).get(key, key)
+            line = f"{label[:1].upper() + label[1:]} : {_show(before)} → {_show(after)}."
+        ctx.say(line)
     if sys_.after_edit is not None:
         new = sys_.after_edit(sheet, new, ctx.ruleset, ctx)
     return new
 
 
 def _show(value: Any) -> str:
+    """A stored value as the journal of an ``Edit`` shows it (French, never Python's ``None``)."""
     if value is None:
-        return "aucun"
+        return "(aucun)"
     if isinstance(value, bool):
         return "oui" if value else "non"
     if isinstance(value, int):
         return fmt_int(value)
     if isinstance(value, str):
         return f"« {value} »" if value else "(vide)"
+    if isinstance(value, (tuple, list)):
+        return ", ".join(_show(v) for v in value) if value else "(aucun)"
     return str(value)
 
 
@@ -499,3 +495,10 @@ __all__ += [
     "TreatWound",
     "WorseningRisk",
 ]
+
+# --- the game master's table (issue 11): section owned by the table work ---------------------------
+# isort: split
+from rules import table  # noqa: E402  (uses the facade above)
+from rules.table import Summary, summarise  # noqa: E402
+
+__all__ += ["Summary", "summarise", "table"]

@@ -43,7 +43,7 @@ from rules.systems.douaratil.actions import (
     WillTest,
     WoundRisk,
 )
-from rules.systems.douaratil.derive import derive
+from rules.systems.douaratil.derive import derive, health_state
 from rules.systems.douaratil.describe import info
 from rules.systems.douaratil.handlers import (
     Handler,
@@ -119,6 +119,7 @@ SYSTEM = register(
         ruleset_type=DouaratilRules,
         handlers={action: finishing(handler) for action, handler in HANDLERS.items()},
         derive=derive,
+        state=health_state,
         info=info,
         prepare_edit=prepare_edit,
         after_edit=after_edit,

@@ -8,6 +8,7 @@ from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from rules.labels import ABILITY_LABELS
 from rules.model import (
+    MAX_CLOCK,
     MAX_POINTS,
     Frozen,
     SheetBase,
@@ -17,8 +18,6 @@ from rules.model import (
 from rules.ruleset import shipped_ruleset
 from rules.systems.douaratil.table import POOLS, SYSTEM_ID, DouaratilRules
 
-# In-game time a sheet can count, in seconds (10,000 years): beyond, the sheet could not be saved.
-MAX_CLOCK = 10_000 * 365 * 86_400
 MAX_XP = 100_000_000
 MAX_SCORE = 50
 

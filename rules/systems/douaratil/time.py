@@ -10,7 +10,7 @@ from __future__ import annotations
 from rules.actions import AdvanceTime, EndRound, LongRest, ShortRest, StartTurn
 from rules.errors import Refused
 from rules.labels import ABILITY_LABELS
-from rules.model import Context, evolve, plural, signed
+from rules.model import MAX_CLOCK, Context, evolve, plural, signed
 from rules.systems.douaratil.actions import SpendActionDie
 from rules.systems.douaratil.handlers import (
     _alive,
@@ -28,7 +28,6 @@ from rules.systems.douaratil.handlers import (
     wake_attempt,
 )
 from rules.systems.douaratil.sheet import (
-    MAX_CLOCK,
     DouaratilSheet,
     Pool,
     Scar,
@@ -36,7 +35,6 @@ from rules.systems.douaratil.sheet import (
     ability_modifier,
     effective_maximum,
     exhaustion_penalty,
-    fmt_duration,
     maximum_reduction,
     wound_label,
 )
@@ -142,7 +140,7 @@ def pass_time(sheet: DouaratilSheet, seconds: int, rs: DouaratilRules, ctx: Cont
 def _later(sheet: DouaratilSheet, seconds: int) -> int:
     end = sheet.clock + seconds
     if end > MAX_CLOCK:
-        raise Refused(f"L'horloge de la fiche ne va pas au-delà de {fmt_duration(MAX_CLOCK)} de jeu.")
+        raise Refused("L'horloge de la fiche ne va pas au-delà d'environ 31 700 ans de jeu : rien n'a changé.")
     return end
 
 
