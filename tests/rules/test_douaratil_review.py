@@ -551,7 +551,7 @@ def test_opening_and_closing_a_wound() -> None:
     assert "bleeding" in run(s, rules.SetWoundBleeding(wound_id=1, bleeding=True)).events
     bruise = run(sheet(), rules.AddWound(wound_type="contusion")).sheet
     out = run(bruise, rules.SetWoundBleeding(wound_id=1, bleeding=False))
-    assert out.log == ("Contusion (mineure) : ne saigne plus.",)
+    assert out.log == ("Contusion (mineure) : ne saigne plus.",) and out.events == ()
 
 
 def test_a_bleeding_round_rolls_only_the_bleeding() -> None:
