@@ -640,3 +640,15 @@ def test_an_edit_of_an_older_sheet_at_zero_says_it_is_unconscious() -> None:
     old = rules.new_sheet("douaratil", base_maximum=20, current=0)
     out = rules.apply(old, rules.Edit(changes={"player": "Camille"}))
     assert out.log == ("Joueur : (vide) → « Camille ».", "À 0 point d'action, la créature est sans connaissance.")
+
+
+def test_lowering_a_pools_maximum_by_hand_lowers_its_points() -> None:
+    """« le malus impacte aussi le maximum de chaque catégorie »: a lower maximum, by exhaustion or by hand,
+    holds the points under it."""
+    s = sheet(magic={"current": 5, "base_maximum": 5})
+    out = run(s, rules.Edit(changes={"magic": {"current": 5, "base_maximum": 3}}))
+    assert out.sheet.magic.current == 3
+    assert out.log == (
+        "Points de magie (PM) : 5 sur 5 → 5 sur 3.",
+        "Points de magie (PM) ramenés au nouveau maximum : 5 → 3.",
+    )
