@@ -906,9 +906,12 @@ def test_pools_recover_with_the_exhaustion_malus_but_sanity() -> None:
     mentale (SAM) par point de bonus de Sagesse (minimum 1) »: SAM is not in the list."""
     pools = {p: {"current": 0, "base_maximum": 30} for p in ("magic", "faith", "honour", "sanity")}
     s = sheet(level=3, current=5, exhaustion=2, intelligence=14, wisdom=16, charisma=16, **pools)
-    out = run(s, rules.LongRest(ate_and_drank=False)).sheet
+    rested = run(s, rules.LongRest(ate_and_drank=False))
+    out = rested.sheet
     assert (out.magic.current, out.faith.current, out.honour.current) == (3 + 2 - 2, 3 + 3 - 2, 3 + 3 - 2)
     assert out.sanity.current == 3
+    assert "Points de magie (PM) : +3 (1 × niveau 3 +2 (Intelligence) −2 (épuisement)) → 0 → 3." in rested.log
+    assert "Santé mentale (SAM) : +3 (+3 (Sagesse)) → 0 → 3." in rested.log
 
 
 def test_a_paralysed_creature_is_critically_hit_from_close_by() -> None:

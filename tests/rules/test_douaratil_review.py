@@ -652,3 +652,58 @@ def test_lowering_a_pools_maximum_by_hand_lowers_its_points() -> None:
         "Points de magie (PM) : 5 sur 5 → 5 sur 3.",
         "Points de magie (PM) ramenés au nouveau maximum : 5 → 3.",
     )
+
+
+def test_a_monster_above_zero_still_saves_against_a_massive_hit() -> None:
+    """« Si ce montant est dépassé, il faut réussir un JS DD 16 de Constitution ou s'effondrer pour 1d6 rounds »"""
+    orc = rules.new_sheet("douaratil", name="Orque", dies_at_zero=True, base_maximum=20, constitution=8)
+    out = rules.apply(orc, rules.Damage(amount=10, rolls=(18,)))
+    assert "massive_damage" in out.events and "JS de Constitution (dégâts massifs)" in text(out)
+
+
+def test_a_stabilisation_followed_by_the_point_regained_is_not_announced() -> None:
+    """« Si elle n'est pas soignée, une personne stabilisée regagne 1 point d'action au bout de 1d6 heures. »:
+    two hours later the creature is awake, and that is what is said."""
+    s = sheet(current=0, death_successes=2, conditions=("inconscient",))
+    out = run(s, rules.AdvanceTime(unit="hour", count=2, rolls=(12, 1)))
+    assert out.sheet.current == 1 and not out.sheet.stabilised
+    assert "stabilised" not in out.events
+
+
+def test_an_edit_ends_an_open_short_rest() -> None:
+    """« A la fin d'une période de repos court, un personnage peut décider de puiser dans sa réserve »: only then."""
+    s = run(sheet(level=2, current=5), rules.ShortRest()).sheet
+    assert not run(s, rules.Edit(changes={"name": "Brenna la Rousse"})).sheet.short_rest_open
+
+
+def test_the_states_disadvantage_on_a_test_is_named() -> None:
+    """Empoisonné: disadvantage on ability tests (D6); the seed never says how it works on 3d6 (D30)."""
+    s = sheet(conditions=("empoisonne",))
+    out = run(s, rules.AbilityCheck(ability="wisdom", rolls=(10,)))
+    assert out.log[0] == "Les états donnent un désavantage à ce test (Empoisonné) : au meneur de l'appliquer."
+
+
+def test_a_closed_wound_does_not_bleed_in_the_rounds() -> None:
+    """« risque d'ouverture de la plaie avec saignement (1d6/rd) »: only an opened plaie bleeds."""
+    s = run(sheet(current=0, conditions=("inconscient",)), rules.AddWound(wound_type="plaie")).sheet
+    out = run(s, rules.AdvanceTime(unit="round", rolls=(12,)))
+    assert out.sheet.current == 0 and "Saignement" not in text(out)
+
+
+def test_the_end_of_exhaustion_is_said() -> None:
+    """« Tous les effets d'épuisement se terminent si le niveau d'épuisement de la créature est réduit à moins
+    de 1. »"""
+    assert run(sheet(exhaustion=3), rules.SetExhaustion(level=0)).log == ("L'épuisement prend fin.",)
+
+
+def test_the_journal_of_an_edit_says_when_no_state_is_left() -> None:
+    out = run(sheet(conditions=("aveugle",)), rules.Edit(changes={"conditions": ()}))
+    assert out.log == ("États : Aveuglé → aucun.",)
+
+
+def test_a_new_sheet_given_its_points_still_gets_the_tables_die() -> None:
+    table = rules.ruleset("douaratil").model_dump()
+    table["general"].update(default_action_die=12)
+    house = rules.DouaratilRules.model_validate(table)
+    s = rules.sheet_from_data({"system": "douaratil", "base_maximum": 7, "current": 3}, house)
+    assert (s.action_die, s.current) == (12, 3)
