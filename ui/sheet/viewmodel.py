@@ -228,9 +228,10 @@ class SheetViewModel(QObject):
             return None
         title = text or self.title_of(action)
         rolled = [r for r in outcome.rolls if not r.given]
-        if outcome.sheet == before.sheet and not rolled and not preface:
-            # Issue 10 item 10: an action that changes nothing (and rolls nothing) adds nothing: no
-            # journal entry, no undo step; the message says so, with what the rules said.
+        if outcome.sheet == before.sheet and not outcome.rolls and not preface:
+            # Issue 10 item 10: an action that changes nothing and rolls nothing adds nothing: no
+            # journal entry, no undo step; the message says so, with what the rules said. A test whose
+            # die the player gives (rolled at the table) changes nothing either, but its result is news.
             said = [line for line in self.visible_lines(outcome.log) if line]
             detail = " ".join(said[:2])
             self.notified.emit(
