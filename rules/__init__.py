@@ -59,6 +59,7 @@ from rules.info import (
 )
 from rules.model import SECRET_MARK, Context, Derived, Explained, Outcome, SheetBase, evolve, fmt_int, signed
 from rules.ruleset import load_ruleset
+from rules.strict import type_twin as strict_types
 from rules.systems import REGISTRY, System
 
 # --- Douaratil (seed 000) -------------------------------------------------------------------------
@@ -142,10 +143,18 @@ class SheetError(Refused):
     the line of the JSON file.
     """
 
-    def __init__(self, reason: str, lines: list[str], locations: list[tuple[str | int, ...]] | None = None) -> None:
+    def __init__(
+        self,
+        reason: str,
+        lines: list[str],
+        locations: list[tuple[str | int, ...]] | None = None,
+        count: int | None = None,
+    ) -> None:
         super().__init__(reason)
         self.lines = lines
         self.locations = locations if locations is not None else [() for _ in lines]
+        # How many errors validation found (``lines`` words the first few): what reading them cost.
+        self.count = count if count is not None else len(lines)
 
 
 def _invalid_sheet(prefix: str, exc: ValidationError) -> SheetError:
@@ -155,7 +164,7 @@ def _invalid_sheet(prefix: str, exc: ValidationError) -> SheetError:
         for err in exc.errors(include_url=False)[: len(lines)]
     ]
     locations += [()] * (len(lines) - len(locations))
-    return SheetError(prefix + " ; ".join(lines), lines, locations)
+    return SheetError(prefix + " ; ".join(lines), lines, locations, exc.error_count())
 
 
 def build_action(action_type: type[Action], **fields: Any) -> Action:
@@ -221,8 +230,12 @@ def _sheet_adapter() -> TypeAdapter[Any]:
     return TypeAdapter(target)
 
 
-def sheet_from_data(data: Any) -> Sheet:
-    """Validate plain data (parsed JSON) as a sheet of whichever system it names."""
+def sheet_from_data(data: Any, *, strict: bool = False) -> Sheet:
+    """Validate plain data (parsed JSON) as a sheet of whichever system it names.
+
+    ``strict``: as data read from a file: JSON types exactly as the schema says (``true``, ``"3"``,
+    ``3.0`` or ``1e-400`` are no integer): checked against the model's type twin first.
+    """
     sheet_type: Any = None
     if isinstance(data, dict):
         sys_id = data.get("system")
@@ -237,6 +250,8 @@ def sheet_from_data(data: Any) -> Sheet:
             # The system is known: validate with its own model, so messages carry no union tag.
             sheet_type = REGISTRY[sys_id].sheet_type
     try:
+        if strict and sheet_type is not None:
+            strict_types(sheet_type).validate_python(data, strict=True)
         if sheet_type is not None:
             return sheet_type.model_validate(data)
         return _sheet_adapter().validate_python(data)
@@ -406,6 +421,7 @@ __all__ = [
     "sheet_to_data",
     "sheet_to_json",
     "signed",
+    "strict_types",
     "supports",
     "system",
 ]
