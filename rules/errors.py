@@ -6,6 +6,7 @@ Everything here is user-facing French text: the rules core raises these, the UI 
 from __future__ import annotations
 
 import errno
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -123,16 +124,32 @@ def error_text(err: Mapping[str, Any]) -> str:
     if kind in ("string_too_short", "too_short"):
         return f"est trop court (au moins {_ctx(err, 'min_length')})"
     if kind in ("literal_error", "enum"):
-        return f"doit être l'une des valeurs : {_ctx(err, 'expected')}"
+        return f"doit être l'une des valeurs : {choices_text(str(_ctx(err, 'expected')))}"
     if kind == "union_tag_invalid":
-        return f"système inconnu « {_ctx(err, 'tag')} » (attendu : {_ctx(err, 'expected_tags')})"
+        return f"système inconnu « {_ctx(err, 'tag')} » (attendu : {choices_text(str(_ctx(err, 'expected_tags')))})"
+    if kind == "int_parsing_size":
+        return "nombre démesuré"
+    if kind == "multiple_of":
+        return f"doit être un multiple de {_ctx(err, 'multiple_of')}"
+    if kind == "string_pattern_mismatch":
+        return "n'a pas la forme attendue"
     if kind == "value_error":
         # Our own validators raise ValueError with a French sentence.
         msg = str(err.get("msg", ""))
         return msg.removeprefix("Value error, ")
     if kind == "assertion_error":
         return str(err.get("msg", "")).removeprefix("Assertion failed, ")
-    return f"valeur invalide ({err.get('msg', kind)})"
+    return "valeur invalide"  # pydantic's own message is English: never shown
+
+
+def choices_text(expected: str) -> str:
+    """pydantic's ``'a', 'b' or 'c'`` in French: ``« a », « b » ou « c »`` (``« »`` for an empty text)."""
+    parts = [p.strip() for p in re.split(r", | or ", expected) if p.strip()]
+    shown = [f"« {p[1:-1]} »" if len(p) >= 2 and p[0] == p[-1] and p[0] in "'\"" else p for p in parts]
+    shown = ["« »" if s == "«  »" else s for s in shown]
+    if len(shown) < 2:
+        return "".join(shown)
+    return ", ".join(shown[:-1]) + " ou " + shown[-1]
 
 
 def describe_validation_error(exc: ValidationError, limit: int = 8) -> list[str]:

@@ -236,6 +236,7 @@ class _Issue:
     text: str
     line: int | None = None
     loc: Location | None = None
+    later: bool = False  # a name given twice: the line of its later occurrence
 
 
 class _Bad(Exception):
@@ -309,7 +310,10 @@ def _problem(
     shown = list(issues[:MAX_PROBLEMS])
     total = max(total if total is not None else len(issues), len(shown))
     if src is not None:
-        lines = src.lines([i.loc for i in shown if i.line is None and i.loc is not None])
+        lines = src.lines(
+            [i.loc for i in shown if i.line is None and i.loc is not None],
+            [i.loc for i in shown if i.later and i.loc is not None],
+        )
         shown = [
             dataclasses.replace(i, line=lines.get(i.loc)) if i.line is None and i.loc is not None else i for i in shown
         ]
@@ -614,7 +618,6 @@ def _parse(raw: bytes, text: str) -> tuple[Any, bool]:
 # --- where a problem is: lines of many locations in one pass over the text -------------------------
 
 _WS = re.compile(r"[ \t\n\r]*")
-_LOCATOR = json.JSONDecoder(parse_constant=_refuse_constant)
 _scanstring: Callable[[str, int], tuple[str, int]] = json.decoder.scanstring  # type: ignore[attr-defined]
 
 
@@ -624,8 +627,19 @@ def _skip(text: str, pos: int) -> int:
     return found.end() if found else pos
 
 
+def _nothing(*_: Any) -> None:
+    return None
+
+
+# Skips a value to find where it ends: objects and numbers are not built (a list of them is a list of
+# None), so skipping a big value costs a fraction of the memory parsing it did.
+_SKIPPER = json.JSONDecoder(
+    object_pairs_hook=_nothing, parse_float=_nothing, parse_int=_nothing, parse_constant=_nothing
+)
+
+
 def _end_of_value(text: str, pos: int) -> int:
-    return int(_LOCATOR.raw_decode(text, pos)[1])
+    return int(_SKIPPER.raw_decode(text, pos)[1])
 
 
 class _AllFound(Exception):
@@ -643,29 +657,40 @@ def _under(node: dict[Any, Any]) -> Iterator[Location]:
             yield from _under(child)
 
 
-def _positions(text: str, locs: Iterable[Location]) -> dict[Location, int]:
+def _positions(text: str, locs: Iterable[Location], last: Iterable[Location] = ()) -> dict[Location, int]:
     """Where each location's value starts in the JSON ``text`` (a missing field: the object that
     lacks it; a location past what the text holds: the deepest value found), in one pass: the text
-    is walked once, along the locations asked only, and the walk stops when all are found."""
+    is walked once, along the locations asked only, and the walk stops as soon as all are found.
+
+    ``last``: locations of a name given twice, whose later occurrence is wanted (those are settled
+    only at the end of the object that holds them).
+    """
     trie: dict[Any, Any] = {}
-    wanted = 0
     for loc in set(locs):
         node = trie
         for part in loc:
             node = node.setdefault(part, {})
         node[_HERE] = loc
-        wanted += 1
+    wanted = len(set(locs))
+    later = set(last)
     found: dict[Location, int] = {}
+    settled: set[Location] = set()
     if not wanted:
         return found
+
+    def settle(loc: Location) -> None:
+        settled.add(loc)
+        if len(settled) == wanted:
+            raise _AllFound
 
     def visit(pos: int, node: dict[Any, Any]) -> int:
         """Record the locations of ``node`` in the value at ``pos``; the position after that value."""
         start = pos
-        if _HERE in node:
-            found[node[_HERE]] = pos
-            if len(found) == wanted:
-                raise _AllFound
+        here = node.get(_HERE)
+        if here is not None:
+            found[here] = pos  # a name given twice: the later one overwrites
+            if here not in later:
+                settle(here)
         keys = [k for k in node if k is not _HERE]
         if not keys:
             return _end_of_value(text, pos)
@@ -679,7 +704,7 @@ def _positions(text: str, locs: Iterable[Location]) -> dict[Location, int]:
                 child = node.get(key)
                 if child is not None:
                     seen.add(key)
-                    pos = visit(pos, child)  # a repeated name: the later one overwrites
+                    pos = visit(pos, child)
                 else:
                     pos = _end_of_value(text, pos)
                 pos = _skip(text, pos)
@@ -704,11 +729,13 @@ def _positions(text: str, locs: Iterable[Location]) -> dict[Location, int]:
         else:
             end = _end_of_value(text, pos)
         for key in keys:
+            child = node[key]
             if key not in seen:  # a missing field, or a value that is not the container asked: here
-                for loc in _under(node[key]):
+                for loc in _under(child):
                     found.setdefault(loc, start)
-        if len(found) == wanted:
-            raise _AllFound
+                    settle(loc)
+            elif child.get(_HERE) in later:
+                settle(child[_HERE])  # the object is over: its last occurrence is known
         return end
 
     try:
@@ -748,10 +775,14 @@ class _Source:
             current = step(current)
         return None if current is None else self.prefix + current
 
-    def lines(self, locs: Sequence[Location]) -> dict[Location, int | None]:
-        """The line of each location (None when not in the file), all found in one pass."""
+    def lines(self, locs: Sequence[Location], later: Sequence[Location] = ()) -> dict[Location, int | None]:
+        """The line of each location (None when not in the file), all found in one pass (``later``:
+        those of a name given twice, whose later occurrence is wanted)."""
         in_file = {loc: self._in_file(loc) for loc in locs}
-        positions = _positions(self.text, [f for f in in_file.values() if f is not None])
+        later_in_file = [self._in_file(loc) for loc in later]
+        positions = _positions(
+            self.text, [f for f in in_file.values() if f is not None], [f for f in later_in_file if f is not None]
+        )
         line_at = _lines_at(self.text, positions.values())
         result: dict[Location, int | None] = {}
         for loc, where in in_file.items():
@@ -780,7 +811,7 @@ def _odd_places(data: Any, src: _Source, issues: _Issues, surrogates: bool, repe
                 for key in value.repeated:
                     where = (*loc, key)
                     text = f"{_where(where)} : ce champ figure deux fois (le fichier a été modifié à la main ?)."
-                    issues.add(src.issue(where, text))
+                    issues.add(_Issue(text, loc=where, later=True))
             children = []
             for key, item in value.items():
                 if surrogates and not _is_unicode(key):
@@ -1088,11 +1119,12 @@ def _fast(parsed: _Parsed) -> Document | None:
     if not isinstance(sheets, list):
         return None
     twins = _twins()
+    big = parsed.marks > MAX_SHEET_VALUES
     try:
         for sheet in sheets:
             system_id = sheet.get("system") if isinstance(sheet, dict) else None
             twin = twins.get(system_id) if isinstance(system_id, str) else None
-            if twin is None:
+            if twin is None or (big and _values_in(sheet, MAX_SHEET_VALUES) > MAX_SHEET_VALUES):
                 return None
             twin.validate_python(sheet, strict=True)
         env: Any = _typed(rules.SYSTEMS).validate_python(data)

@@ -44,6 +44,7 @@ class Hostile:
     family: str
     make: Callable[[Path], Path]
     big: bool = False
+    content: bytes | None = None  # the bytes of a small ordinary file (to read them without the disk)
 
 
 def _bytes_file(name: str, family: str, data: bytes | Callable[[], bytes], big: bool = False) -> Hostile:
@@ -52,7 +53,7 @@ def _bytes_file(name: str, family: str, data: bytes | Callable[[], bytes], big: 
         path.write_bytes(data() if callable(data) else data)
         return path
 
-    return Hostile(name, family, make, big)
+    return Hostile(name, family, make, big, None if callable(data) else data)
 
 
 def played(system_id: str) -> bytes:
@@ -154,16 +155,36 @@ def field_paths(system_id: str) -> list[tuple[Any, ...]]:
     return [("sheet", *p) for p in _leaf_paths(data["sheet"]) if p != ("system",)]
 
 
-def fields(full: bool = True) -> Iterator[Hostile]:
+@dataclass(frozen=True)
+class FieldCase:
+    """One field of a played sheet given one wrong value (``original``: the value it had)."""
+
+    system: str
+    path: tuple[Any, ...]
+    label: str
+    original: Any
+    file: Hostile
+
+
+def field_cases(full: bool = True) -> Iterator[FieldCase]:
     """Every field of every system × every wrong value (``full``); else every field × a few values."""
     for system_id in rules.SYSTEMS:
         data = json.loads(played(system_id))
         for path in field_paths(system_id):
+            original: Any = data
+            for part in path:
+                original = original[part]
             values = WRONG_VALUES if full else WRONG_VALUES[hash(path) % 5 :: 5]
             for label, value in values:
                 mutant = _put(data, path, value)
                 where = "-".join(str(p) for p in path[1:])
-                yield _bytes_file(f"champ-{system_id}-{where}-{label}.fiche.json", "field", _dump(mutant, value))
+                name = f"champ-{system_id}-{where}-{label}.fiche.json"
+                yield FieldCase(system_id, path, label, original, _bytes_file(name, "field", _dump(mutant, value)))
+
+
+def fields(full: bool = True) -> Iterator[Hostile]:
+    for case in field_cases(full):
+        yield case.file
 
 
 # --- big structures within the size limit -----------------------------------------------------------
@@ -244,7 +265,7 @@ def journals() -> Iterator[Hostile]:
         ("listes", b"[]"),
         ("objets-pleins", b'{"a":0}'),
         ("nombres", b"123456789012"),
-        ("lignes", b'"Ulfred subit 3 d\u00e9g\u00e2ts : 14 \u2192 11 PA."'),
+        ("lignes", rb'"Ulfred subit 3 d\u00e9g\u00e2ts : 14 \u2192 11 PA."'),
     ):
         count = _fill_marks(item)
         yield _bytes_file(

@@ -273,7 +273,8 @@ def test_a_utf8_bom_is_accepted(tmp_path: Path) -> None:
 def test_half_a_surrogate_pair_is_refused(tmp_path: Path) -> None:
     text = _sheet_text().replace('"Création."', '"Cr\\ud800ation"', 1)
     message = _problem(tmp_path, text)
-    assert f"ligne {_line(text, 'ud800')} : « journal › n° 1 » : texte invalide : demi-caractère UTF-16 isolé" in message
+    where = "« journal › n° 1 »"
+    assert f"ligne {_line(text, 'ud800')} : {where} : texte invalide : demi-caractère UTF-16 isolé" in message
 
 
 # --- what is not a readable file ---------------------------------------------------------------------
