@@ -33,6 +33,7 @@ import os
 import re
 import secrets
 import stat
+import time
 import weakref
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -43,6 +44,11 @@ from pydantic import BaseModel, ConfigDict, Field, Strict, TypeAdapter, Validati
 
 import rules
 from sheet_app import __version__ as APP_VERSION
+
+try:  # POSIX: a lock held while a file is checked and replaced (see ``_folder_lock``)
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None  # type: ignore[assignment]
 
 # --------------------------------------------------------------------------------------------------
 # Format and limits (documented in docs/file-format.md)
@@ -1371,25 +1377,51 @@ def stamp_of(path: Path | str) -> FileStamp:
     return FileStamp(st.st_mtime_ns, st.st_size)
 
 
+def digest_of(path: Path | str) -> FileStamp | None:
+    """What ``path`` is now, with its content's digest (None if it is not there or cannot be read)."""
+    try:
+        with open(path, "rb") as handle:
+            st = os.fstat(handle.fileno())
+            if not stat.S_ISREG(st.st_mode):
+                return None
+            data = handle.read(MAX_FILE_BYTES + 1)
+    except OSError:
+        return None
+    return FileStamp(st.st_mtime_ns, len(data), hashlib.sha256(data).hexdigest())
+
+
 def changed_since(path: Path | str, stamp: FileStamp) -> bool:
     """Whether the file at ``path`` differs from what ``stamp`` saw (a deleted file has not changed).
 
-    Same time and size: unchanged. Otherwise, when the stamp knows the content's digest, a file only
-    touched (same bytes) is not counted as changed.
+    When the stamp knows the content's digest, the content decides: a file only touched (same bytes,
+    new time) has not changed, and a file rewritten with the same size and its old time put back
+    (what ``cp -p``, ``rsync -t`` or ``tar`` do) has. Without a digest, time and size decide.
     """
+    if not stamp.sha256:
+        try:
+            return stamp_of(path) != stamp
+        except FileNotFoundError:
+            return False
     try:
-        now = stamp_of(path)
+        with open(path, "rb") as handle:
+            if handle.seek(0, os.SEEK_END) != stamp.size:
+                return True
+            handle.seek(0)
+            return hashlib.sha256(handle.read(MAX_FILE_BYTES + 1)).hexdigest() != stamp.sha256
     except FileNotFoundError:
         return False
-    if now == stamp:
+    except OSError:
+        return True
+
+
+def is_read_only(path: Path | str) -> bool:
+    """Whether the existing file at ``path`` is marked read-only: not writable by us, or writable by
+    nobody (its mode has no « w »: even an administrator's app respects it)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
         return False
-    if stamp.sha256 and now.size == stamp.size:
-        try:
-            with open(path, "rb") as handle:
-                return hashlib.sha256(handle.read(MAX_FILE_BYTES + 1)).hexdigest() != stamp.sha256
-        except OSError:
-            return True
-    return True
+    return stat.S_ISREG(mode) and (not os.access(path, os.W_OK) or not mode & 0o222)
 
 
 def _write_all(fd: int, data: bytes) -> None:
@@ -1414,12 +1446,62 @@ def _fsync_folder(folder: Path) -> None:
         os.close(fd)
 
 
-def atomic_write(path: Path, data: bytes) -> FileStamp:
+@contextlib.contextmanager
+def _folder_lock(folder: Path) -> Iterator[None]:
+    """Hold a lock of sheet_app's own on ``folder`` (``flock`` on the folder itself: no lock file to
+    leave behind): two sheet_app windows, even of two processes, never check-then-replace a file of
+    the same folder at once. Best effort: where folders cannot be locked, nothing is held."""
+    fd = None
+    if fcntl is not None:
+        try:
+            fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0))
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        except OSError:
+            if fd is not None:
+                os.close(fd)
+            fd = None
+    try:
+        yield
+    finally:
+        if fd is not None:
+            os.close(fd)  # releases the lock
+
+
+# A temp file of ours: ``.<name>.<8 hex digits>.tmp`` (see ``atomic_write``).
+_TEMP_NAME = re.compile(r"\..+\.[0-9a-f]{8}\.tmp")
+STALE_TEMP_SECONDS = 600  # no save takes that long: an older temp file was left by a crash
+
+
+def remove_stale_temps(folder: Path, older_than: float = STALE_TEMP_SECONDS) -> int:
+    """Remove the temp files a crash during a save left in ``folder`` (ours by their name, stale by
+    their age: a save in progress, even of another window, is seconds old); how many were removed."""
+    removed = 0
+    limit = time.time() - older_than
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if not _TEMP_NAME.fullmatch(entry.name):
+                    continue
+                try:
+                    if entry.is_file(follow_symlinks=False) and entry.stat(follow_symlinks=False).st_mtime < limit:
+                        os.unlink(entry.path)
+                        removed += 1
+                except OSError:
+                    continue
+    except OSError:
+        return removed
+    return removed
+
+
+def atomic_write(path: Path, data: bytes, check: Callable[[], None] | None = None) -> FileStamp:
     """Replace ``path`` by ``data`` so that any crash leaves the old file or the new one, never a mix.
 
     A temp file in the same folder (same file system, so the rename is atomic) is written, synced to
     disk, given the old file's permissions, then renamed over the target; the folder is synced too.
-    Raises ``OSError``; the temp file is removed on failure and the old file is untouched.
+    ``check`` runs right before the rename, under ``_folder_lock``: it may raise to leave the old file
+    (the last moment another program's change can be noticed). Then stale temp files a crash left in
+    the folder are removed. Raises ``OSError`` (or what ``check`` raises); the temp file is removed on
+    failure and the old file is untouched.
     """
     folder = path.parent
     try:
@@ -1445,7 +1527,10 @@ def atomic_write(path: Path, data: bytes) -> FileStamp:
             st = os.fstat(fd)
         finally:
             os.close(fd)
-        os.replace(tmp, path)
+        with _folder_lock(folder):
+            if check is not None:
+                check()
+            os.replace(tmp, path)
     except BaseException:
         try:
             os.unlink(tmp)
@@ -1453,6 +1538,7 @@ def atomic_write(path: Path, data: bytes) -> FileStamp:
             pass
         raise
     _fsync_folder(folder)
+    remove_stale_temps(folder)
     return FileStamp(st.st_mtime_ns, st.st_size, hashlib.sha256(data).hexdigest())
 
 
@@ -1463,27 +1549,44 @@ def _target(path: Path) -> Path:
     return path
 
 
+class ReadOnly(FileProblem):
+    """The file is marked read-only: it is not replaced (offer « Enregistrer sous… »)."""
+
+
 def write_document(path: Path | str, doc: Document, expected: FileStamp | None = None) -> FileStamp:
     """Save ``doc`` to ``path`` atomically; the stamp of what was written.
 
     ``expected``: the stamp taken when the file was opened or last saved; if the file changed on disk
-    since, ``ChangedOnDisk`` is raised and nothing is written (pass ``None`` to overwrite anyway).
-    On any failure (read-only place, full disk…) ``FileProblem`` is raised and the old file is intact.
+    since, ``ChangedOnDisk`` is raised and nothing is written (pass ``None`` to overwrite anyway). The
+    content is compared twice: before anything is written, and again right before the new file
+    replaces it, under a lock every sheet_app holds for that moment (what remains: another program
+    writing within that instant, or writing into the old file after the replace; see
+    docs/file-format.md). A file marked read-only is not replaced: ``ReadOnly``. On any failure
+    (read-only place, full disk…) ``FileProblem`` is raised and the old file is intact.
     """
     path = Path(path)
     name = str(path)
     data = encode_document(doc, name)
+    changed = _problem(
+        name, [_Issue("le fichier a été modifié ailleurs depuis son ouverture ; rien n'a été écrit.")], ChangedOnDisk
+    )
+
+    def unchanged() -> None:
+        if expected is not None and changed_since(target, expected):
+            raise changed
+
     try:
         target = _target(path)
         if target.is_dir():
             raise _problem(name, [_Issue("c'est un dossier : choisissez un nom de fichier.")])
-        if expected is not None and changed_since(target, expected):
+        if is_read_only(target):
             raise _problem(
                 name,
-                [_Issue("le fichier a été modifié ailleurs depuis son ouverture ; rien n'a été écrit.")],
-                ChangedOnDisk,
+                [_Issue("le fichier est en lecture seule : rien n'a été écrit (enregistrez sous un autre nom).")],
+                ReadOnly,
             )
-        return atomic_write(target, data)
+        unchanged()
+        return atomic_write(target, data, unchanged)
     except OSError as exc:
         raise _problem(
             name, [_Issue(f"écriture impossible : {_os_reason(exc)} ; l'ancien fichier est intact.")]

@@ -3,6 +3,7 @@ autosave every minute and after each rest or time advance, recovery after a cras
 
 from __future__ import annotations
 
+import os
 import random
 from pathlib import Path
 from typing import Any
@@ -207,8 +208,8 @@ class MainWindow(QMainWindow):
     def open_paths(self, paths: list[Path]) -> list[SheetView]:
         views = []
         for path in paths:
-            resolved = Path(path).resolve()
-            already = next((v for v, d in self.docs.items() if d.path and d.path.resolve() == resolved), None)
+            resolved = _resolved(Path(path))
+            already = next((v for v, d in self.docs.items() if d.path and _resolved(d.path) == resolved), None)
             if already is not None:
                 self.tabs.setCurrentWidget(already)
                 views.append(already)
@@ -369,7 +370,7 @@ class MainWindow(QMainWindow):
                     if recover:
                         views.append(self.add_doc(self.controller.recover(doc, entry)))
                     else:
-                        self.store.discard(entry.key)
+                        self.store.remove(entry)
         self.store.clean()
         return views
 
@@ -492,3 +493,12 @@ class MainWindow(QMainWindow):
         if self._owns_store:
             self.store.close()
         event.accept()
+
+
+def _resolved(path: Path) -> str:
+    """``path`` with its links followed, to tell whether two paths are one file; never raises (a link
+    loop or a name the system refuses is compared as written, and opening it says what is wrong)."""
+    try:
+        return os.path.realpath(path)
+    except (OSError, RuntimeError, ValueError):
+        return os.path.abspath(path)
