@@ -1,4 +1,4 @@
-"""Start the app: ``sheet-app [FICHIER…]``, ``sheet-app --check FICHIER…``.
+"""Start the app: ``sheet-app [FICHIER…]``, ``sheet-app --check FICHIER…``, ``sheet-app print …``.
 
 Without argument the sheets open at the last exit come back (or the welcome screen); with files, they
 open in tabs. Either way, what a crash left in the autosave store is offered first. Without a display
@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-USAGE = "sheet-app [FICHIER…] | sheet-app --check FICHIER…"
+USAGE = "sheet-app [FICHIER…] | sheet-app --check FICHIER… | sheet-app print FICHIER… -o SORTIE.pdf"
 
 
 class _FrenchParser(argparse.ArgumentParser):
@@ -28,11 +28,18 @@ class _FrenchParser(argparse.ArgumentParser):
             self.format_usage()
             + "\nFiche de personnage : santé, dégâts, états, blessures, repos.\n\n"
             + "arguments :\n"
-            + "  FICHIER            fiches à ouvrir dans des onglets (.fiche.json)\n"
+            + "  FICHIER            fiches (.fiche.json) ou tables de meneur (.table.json)\n"
+            + "                     à ouvrir dans des onglets\n"
             + "options :\n"
             + "  --check FICHIER…   vérifie des fichiers sans ouvrir de fenêtre\n"
             + "                     (code de sortie 0 si tous sont valides)\n"
             + "  -h, --help         affiche cette aide\n"
+            + "commandes :\n"
+            + "  print FICHIER… -o SORTIE.pdf\n"
+            + "                     imprime fiches et tables de meneur dans un PDF, sans fenêtre\n"
+            + "  print --blank SYSTÈME -o SORTIE.pdf\n"
+            + "                     une fiche vierge à remplir au crayon\n"
+            + "                     (sheet-app print --help : toutes ses options)\n"
         )
 
     def error(self, message: str) -> Any:
@@ -96,6 +103,10 @@ def install_translations(app: Any) -> None:
 
 
 def run(argv: list[str]) -> int:
+    if argv[:1] == ["print"]:
+        from sheet_app import print_cli
+
+        return print_cli.main(argv[1:])
     if "--check" in argv:
         rest = list(argv)
         rest.remove("--check")

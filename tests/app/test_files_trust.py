@@ -269,17 +269,17 @@ def test_a_copy_of_a_file_rewritten_since_asks_first(make_window: MakeWindow, an
 # --- item 18: a table refused by the sheet window names its path --------------------------------------------
 
 
-def test_a_table_refused_by_the_sheet_window_names_its_whole_path(
-    window: MainWindow, answer: Any, tmp_path: Path
+def test_a_table_given_where_a_sheet_is_expected_is_refused_naming_its_whole_path(
+    window: MainWindow, tmp_path: Path
 ) -> None:
-    """Item 18: « table refusals in the window name only the file name »."""
+    """Item 18: « table refusals in the window name only the file name » (now: a GM table taking in a
+    sheet file, and given a table)."""
     path = tmp_path / "seance" / "auberge.table.json"
     path.parent.mkdir()
     files.write_document(path, files.Document("table", [rules.demo_sheet("d20")] * 2))
-    errors = answer("show_error", None)
-    assert window.open_paths([path]) == []
-    ((_parent, _title, text),) = errors.calls
-    assert text.startswith(f"{path} : c'est une table de meneur (2 fiches)")
+    with pytest.raises(ValueError) as caught:
+        window.controller.read_sheet(path)
+    assert str(caught.value).startswith(f"{path} : c'est une table de meneur (2 fiches)")
 
 
 def test_prompts_used_here_exist() -> None:

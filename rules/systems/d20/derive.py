@@ -1,0 +1,379 @@
+"""d20 derived values: characteristics in play, maximum, PV total, death, state, conditions, DD."""
+
+from __future__ import annotations
+
+from rules.labels import ABILITIES, ABILITY_LABELS
+from rules.model import (
+    MAX_POINTS,
+    Derived,
+    Explained,
+    Term,
+    explained_modifier,
+    explained_sum,
+    fmt_int,
+    of,
+    plural,
+    signed,
+)
+from rules.systems.d20.sheet import RECOVERY_LABELS, SYSTEM_ID, D20Sheet
+from rules.systems.d20.table import D20Rules
+
+
+def ability_modifier(score: int, rs: D20Rules) -> int:
+    return (score - rs.general.ability_base) // rs.general.ability_step
+
+
+def constitution_score(sheet: D20Sheet) -> int:
+    """The Constitution in play (the one every PV rule reads; kept apart for speed)."""
+    return max(0, sheet.constitution + sheet.constitution_bonus - sheet.constitution_damage - sheet.constitution_drain)
+
+
+def ability_score(sheet: D20Sheet, ability: str) -> int:
+    """The score in play: base (+ the Constitution increase) − ability damage − drain, never below 0."""
+    if ability == "constitution":
+        return constitution_score(sheet)
+    score: int = getattr(sheet, ability)
+    return max(0, score - int(getattr(sheet, f"{ability}_damage")) - int(getattr(sheet, f"{ability}_drain")))
+
+
+def _con_modified(sheet: D20Sheet) -> bool:
+    return bool(sheet.constitution_bonus or sheet.constitution_damage or sheet.constitution_drain)
+
+
+def constitution_pv(sheet: D20Sheet, rs: D20Rules) -> int:
+    """PV added (or removed) by the Constitution in play differing from the sheet's score (001 § PV et CON)."""
+    if not _con_modified(sheet) or not rs.constitution.changes_pv:
+        return 0
+    played = ability_modifier(constitution_score(sheet), rs)
+    return sheet.level * (played - ability_modifier(sheet.constitution, rs))
+
+
+def maximum(sheet: D20Sheet, rs: D20Rules) -> int:
+    if not _con_modified(sheet):
+        return sheet.base_maximum  # the floor (1 PV per level at most the base) cannot matter then
+    floor = min(sheet.base_maximum, sheet.level * rs.constitution.min_pv_per_level)
+    return min(MAX_POINTS, max(floor, sheet.base_maximum + constitution_pv(sheet, rs)))
+
+
+def pv_total(sheet: D20Sheet, rs: D20Rules) -> int:
+    """« le total de points de vie » that the states follow (temporary PV included, T4)."""
+    return sheet.current + (sheet.temporary if rs.temporary.count_for_state else 0)
+
+
+def death_reason(sheet: D20Sheet, rs: D20Rules) -> str:
+    """Why the character is dead, or "" when alive."""
+    if sheet.dead:
+        return sheet.death_cause or "mort"
+    con = constitution_score(sheet) if _con_modified(sheet) else sheet.constitution
+    if con <= rs.thresholds.death_constitution:
+        return f"Constitution à {con}"
+    if sheet.current <= rs.thresholds.death_at:
+        return f"{fmt_int(sheet.current)} PV"
+    return ""
+
+
+def state_id(sheet: D20Sheet, rs: D20Rules, dead: str | None = None) -> str:
+    """The state from the table « 0 hors de combat, –1 à –9 mourant, –10 mort » (and the nonlethal rule).
+
+    ``dead``: the death reason when the caller already knows it ("" = alive)."""
+    if dead is None:
+        dead = death_reason(sheet, rs)
+    if dead:
+        return "mort"
+    total = sheet.current + (sheet.temporary if rs.temporary.count_for_state else 0)
+    nl = sheet.nonlethal
+    zero = rs.thresholds.disabled_at
+    if total < zero:
+        if sheet.recovery == "":
+            return "mourant"
+        if sheet.recovery in ("assisted", "alone"):
+            return "stabilise"
+        if nl > 0 or "inconscient" in sheet.conditions:
+            return "inconscient"
+        return "hors_de_combat"
+    if (nl > 0 and nl > total) or "inconscient" in sheet.conditions:
+        return "inconscient"
+    if total == zero:
+        return "hors_de_combat"
+    if (nl > 0 and nl == total) or "chancelant" in sheet.conditions:
+        return "chancelant"
+    return "en_forme"
+
+
+def health_state(sheet: D20Sheet, rs: D20Rules, dead: str | None = None) -> tuple[str, str]:
+    """The state id and why, in French."""
+    if dead is None:
+        dead = death_reason(sheet, rs)
+    state = state_id(sheet, rs, dead)
+    if state == "mort":
+        return state, dead
+    total = pv_total(sheet, rs)
+    nl = sheet.nonlethal
+    pv = f"{fmt_int(total)} PV"
+    if state in ("inconscient", "chancelant"):
+        if nl > 0 and nl >= total:
+            return state, f"dégâts non létaux {nl} {'=' if nl == total else '>'} {pv}"
+        return state, "état posé"
+    if state == "mourant":
+        return state, f"{pv}, pas stabilisé"
+    if total < rs.thresholds.disabled_at:
+        return state, f"{pv}, {RECOVERY_LABELS[sheet.recovery]}"
+    return state, pv
+
+
+def is_dead(sheet: D20Sheet, rs: D20Rules) -> bool:
+    return bool(death_reason(sheet, rs))
+
+
+def _part_label(part: str, rs: D20Rules) -> str:
+    return rs.body_parts.get(part, part)
+
+
+def effective_conditions(sheet: D20Sheet, rs: D20Rules) -> dict[str, str]:
+    """Every condition in play with why: « posé », from the PV (« découle de … »), or implied by another."""
+    result: dict[str, str] = {}
+    for cid in sheet.conditions:
+        result[cid] = "posé"
+    if not is_dead(sheet, rs):
+        total = pv_total(sheet, rs)
+        zero = rs.thresholds.disabled_at
+        from_pv = ""
+        if total < zero:
+            from_pv = {"": "mourant", "assisted": "stabilise", "alone": "stabilise"}.get(
+                sheet.recovery, "hors_de_combat"
+            )
+        elif total == zero:
+            from_pv = "hors_de_combat"
+        if from_pv and from_pv not in result:
+            result[from_pv] = f"découle des points de vie ({fmt_int(total)} PV)"
+        nl = sheet.nonlethal
+        if nl > 0 and nl >= total:
+            from_nl = "chancelant" if nl == total else "inconscient"
+            if from_nl not in result:
+                sign = "=" if nl == total else ">"
+                result[from_nl] = f"découle des dégâts non létaux ({nl} {sign} {fmt_int(total)} PV)"
+    pending = list(result)
+    while pending:
+        cid = pending.pop()
+        rule = rs.conditions.get(cid)
+        if rule is None:
+            continue
+        for implied in rule.implies:
+            if implied not in result:
+                result[implied] = f"découle {of(rule.label)}"
+                pending.append(implied)
+    return result
+
+
+def _dd_terms(sheet: D20Sheet, rs: D20Rules) -> list[Term]:
+    rr = rs.resurrection
+    return [
+        Term(
+            rr.per_earlier_resurrection * sheet.resurrections,
+            plural(sheet.resurrections, "résurrection réussie", "résurrections réussies"),
+        ),
+        Term(
+            rr.quick_failure_increase * sheet.quick_failures,
+            plural(sheet.quick_failures, "résurrection rapide ratée", "résurrections rapides ratées"),
+        ),
+    ]
+
+
+def resurrection_dd(sheet: D20Sheet, rs: D20Rules) -> Explained:
+    """« Le DD de base … est de 10, augmentant de 1 pour chaque résurrection réussie précédente »."""
+    return explained_sum("DD de résurrection", rs.resurrection.base_dd, _dd_terms(sheet, rs), "base")
+
+
+def _actions_allowed(state: str) -> tuple[str, str]:
+    return {
+        "en_forme": ("normal", "agit normalement"),
+        "chancelant": ("simple", "une action simple par round"),
+        "hors_de_combat": (
+            "simple_or_move",
+            "une action simple ou une action de mouvement par round (pas les deux) ; "
+            "une action simple ou fatigante coûte 1 PV",
+        ),
+        "inconscient": ("none", "aucune action (inconscient, sans défense)"),
+        "stabilise": ("none", "aucune action (inconscient)"),
+        "mourant": ("none", "aucune action (inconscient, mourant)"),
+        "mort": ("none", "aucune action (mort)"),
+    }[state]
+
+
+def _next_roll(sheet: D20Sheet, rs: D20Rules) -> Explained:
+    if sheet.dead:
+        return Explained(None, "aucun jet à venir")
+    if sheet.dying_roll_at is not None:
+        wait = max(0, sheet.dying_roll_at - sheet.clock)
+        rounds = -(-wait // rs.time_units["round"])
+        when = "à ce round" if rounds == 0 else f"dans {plural(rounds, 'round')}"
+        return Explained(
+            wait, f"jet du mourant {when} : 1d100, {rs.dying.stabilise_chance} % de se stabiliser, sinon −1 PV"
+        )
+    if sheet.recovery_roll_at is not None:
+        wait = max(0, sheet.recovery_roll_at - sheet.clock)
+        hours = -(-wait // rs.time_units["hour"])
+        rec = rs.recovery
+        text = {
+            "assisted": f"1d100 pour reprendre connaissance ({rec.assisted_wake_chance} %)",
+            "alone": f"1d100 pour reprendre connaissance ({rec.alone_wake_chance} %), sinon −{rec.alone_loss} PV",
+            "alone_awake": (
+                f"1d100 pour commencer à récupérer ({rec.alone_daily_chance} %), sinon −{rec.alone_daily_loss} PV"
+            ),
+        }.get(sheet.recovery, "jet de récupération")
+        return Explained(wait, f"{text} dans {plural(hours, 'heure')}")
+    return Explained(None, "aucun jet à venir")
+
+
+def derive(sheet: D20Sheet, rs: D20Rules) -> Derived:
+    values: dict[str, Explained] = {}
+    top = maximum(sheet, rs)
+    con_played = ability_score(sheet, "constitution")
+    con_pv = constitution_pv(sheet, rs)
+    max_value = explained_sum(
+        "maximum",
+        sheet.base_maximum,
+        [Term(con_pv, f"Constitution en jeu {con_played} au lieu de {sheet.constitution}, × niveau {sheet.level}")],
+        "PV maximum de base",
+    )
+    if int(max_value.value) != top:
+        max_value = Explained(
+            top, f"{max_value.text}, relevé à {top} (au moins {rs.constitution.min_pv_per_level} PV par niveau)"
+        )
+    values["maximum"] = max_value
+    values["current"] = Explained(sheet.current, f"points de vie {fmt_int(sheet.current)} sur {top}")
+    noted = sheet.temporary_noted if sheet.temporary_noted is not None else sheet.current
+    if sheet.temporary:
+        temp_text = (
+            f"PV temporaires {sheet.temporary} : perdus en premier, jamais récupérés, même par magie ; à leur "
+            f"disparition, le total retombe aux {fmt_int(noted)} PV notés (s'il n'est pas déjà plus bas)"
+        )
+    else:
+        temp_text = "aucun PV temporaire"
+    values["temporary"] = Explained(sheet.temporary, temp_text)
+    values["temporary_noted"] = Explained(
+        sheet.temporary_noted, f"PV notés avant les PV temporaires : {fmt_int(noted)}" if sheet.temporary else ""
+    )
+    total = pv_total(sheet, rs)
+    values["total"] = explained_sum(
+        "total de points de vie", sheet.current, [Term(sheet.temporary, "PV temporaires")], "PV"
+    )
+    state, why = health_state(sheet, rs)
+    info_state = rs.health_states[state]
+    values["state"] = Explained(state, f"état : {info_state.label} ({why}) — {info_state.effect}")
+    values["roll_penalty"] = explained_modifier(
+        "malus à tous les jets",
+        [],
+        "aucun malus général ; une blessure localisée donne son malus aux seules actions de la partie blessée",
+    )
+    effective = effective_conditions(sheet, rs)
+    known = {c: r for c, r in sorted(effective.items()) if c in rs.conditions}
+    values["conditions"] = Explained(
+        tuple(known),
+        "états : " + (", ".join(f"{rs.conditions[c].label} ({r})" for c, r in known.items()) or "aucun"),
+    )
+    values["condition_reasons"] = Explained(known, "pourquoi chaque état est en place (posé, ou découle d'autre chose)")
+    per_hour = rs.nonlethal.recovery_per_hour_per_level * sheet.level
+    if sheet.nonlethal:
+        nl_text = (
+            f"dégâts non létaux {sheet.nonlethal}, comptés à part (jamais ôtés des PV) ; chancelant s'ils égalent "
+            f"le total de PV ({fmt_int(total)}), inconscient au-delà ; −{per_hour} par heure"
+        )
+    else:
+        nl_text = "aucun dégât non létal"
+    values["nonlethal"] = Explained(sheet.nonlethal, nl_text)
+    values["nonlethal_recovery"] = Explained(
+        per_hour,
+        f"dégâts non létaux récupérés : {per_hour} par heure "
+        f"({rs.nonlethal.recovery_per_hour_per_level} × niveau {sheet.level})",
+    )
+    values["death_threshold"] = Explained(
+        rs.thresholds.death_at,
+        f"mort à {fmt_int(rs.thresholds.death_at)} PV ou moins (mourant de "
+        f"{fmt_int(rs.thresholds.disabled_at - 1)} à {fmt_int(rs.thresholds.death_at + 1)}, hors de combat à "
+        f"{fmt_int(rs.thresholds.disabled_at)})",
+    )
+    stable = sheet.recovery != "" and sheet.current < rs.thresholds.disabled_at and not is_dead(sheet, rs)
+    values["stabilised"] = Explained(
+        stable, f"récupération : {RECOVERY_LABELS[sheet.recovery]}" if stable else "pas de récupération en cours"
+    )
+    values["next_roll"] = _next_roll(sheet, rs)
+    allowed, allowed_text = _actions_allowed(state)
+    values["actions"] = Explained(allowed, f"actions : {allowed_text}")
+    turn = values["next_roll"].text if state == "mourant" else allowed_text
+    values["turn_start"] = Explained(turn, f"à son tour : {turn}")
+    # « Infliger des dégâts non-létaux à l'aide d'une arme conçue pour infliger des dégâts létaux … malus de –4 »
+    attack_terms: list[Term] = []
+    nl_rules = rs.nonlethal
+    strike_possible = True
+    if sheet.weapon_lethal and sheet.strike_nonlethal:
+        if nl_rules.lethal_melee_only and not sheet.weapon_melee:
+            strike_possible = False
+        else:
+            attack_terms.append(Term(nl_rules.wrong_weapon_attack, "dégâts non létaux avec une arme létale"))
+    elif not sheet.weapon_lethal and not sheet.strike_nonlethal:
+        attack_terms.append(Term(nl_rules.wrong_weapon_attack, "dégâts létaux avec une arme non létale"))
+    attack = explained_modifier("modificateur d'attaque", attack_terms, "l'arme sert comme prévu")
+    if not strike_possible:
+        attack = Explained(0, "une arme à distance létale ne peut pas infliger de dégâts non létaux")
+    values["attack_modifier"] = attack
+    values["nonlethal_strike_possible"] = Explained(strike_possible, attack.text)
+    penalties: dict[str, int] = {}
+    for wound in sheet.wounds:
+        if wound.body_part in penalties and not rs.local_wounds.penalties_stack:
+            continue
+        penalties[wound.body_part] = penalties.get(wound.body_part, 0) + rs.local_wounds.penalty
+    values["body_part_penalties"] = Explained(
+        penalties,
+        "malus par partie du corps blessée : "
+        + (", ".join(f"{_part_label(p, rs)} {signed(v)}" for p, v in penalties.items()) or "aucun"),
+    )
+    md = rs.massive_damage
+    values["massive_damage"] = Explained(
+        md.threshold,
+        f"dégâts excessifs : une seule attaque de {md.threshold} dégâts ou plus → jet de Vigueur DD {md.save_dd} "
+        f"({signed(sheet.fortitude)}) ou la mort",
+    )
+    if sheet.recovery in ("alone", "alone_awake") and sheet.current < rs.thresholds.disabled_at:
+        healing = Explained(0, "seul et sans soins : ne récupère pas de PV au repos")
+    else:
+        night = rs.healing.night_per_level * sheet.level
+        day = rs.healing.full_day_per_level * sheet.level
+        healing = Explained(night, f"guérison naturelle : +{night} PV par nuit de repos, +{day} PV par journée au lit")
+    values["natural_healing"] = healing
+    for ability in ABILITIES:
+        score = ability_score(sheet, ability)
+        base: int = getattr(sheet, ability)
+        terms = [
+            Term(sheet.constitution_bonus if ability == "constitution" else 0, "augmentation"),
+            Term(-min(base, int(getattr(sheet, f"{ability}_damage"))), "affaiblissement temporaire"),
+            Term(-int(getattr(sheet, f"{ability}_drain")), "diminution permanente"),
+        ]
+        label = ABILITY_LABELS[ability]
+        score_text = explained_sum(label, base, terms).text
+        values[f"{ability}_score"] = Explained(score, score_text if score > 0 else f"{label} 0")
+        mod = ability_modifier(score, rs)
+        values[f"{ability}_modifier"] = Explained(
+            mod,
+            f"modificateur {of(label)} {signed(mod)} = ({score} − {rs.general.ability_base}) ÷ "
+            f"{rs.general.ability_step}, arrondi vers le bas",
+        )
+    values["constitution_pv"] = Explained(
+        con_pv,
+        f"PV dus à la Constitution en jeu : {signed(con_pv)} (vrais PV, pas temporaires)"
+        if con_pv
+        else "la Constitution en jeu ne change pas les PV",
+    )
+    values["resurrection_dd"] = resurrection_dd(sheet, rs)
+    values["resurrections"] = Explained(
+        sheet.resurrections, plural(sheet.resurrections, "résurrection réussie", "résurrections réussies")
+    )
+    if sheet.soul_lost:
+        quick = Explained(False, "âme perdue : seuls Résurrection suprême ou Souhait")
+    elif sheet.quick_blocked:
+        quick = Explained(False, "résurrection rapide interdite jusqu'à un rituel de plus d'une action")
+    else:
+        quick = Explained(True, "résurrection rapide possible")
+    values["quick_resurrection"] = quick
+    values["soul_lost"] = Explained(sheet.soul_lost, "âme perdue" if sheet.soul_lost else "")
+    return Derived(SYSTEM_ID, values)

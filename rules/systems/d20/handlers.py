@@ -1,0 +1,725 @@
+"""d20 handlers: one per action, each ending with ``_settle`` (states, deaths, timers made coherent)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from rules.actions import (
+    Action,
+    ClearConditions,
+    Damage,
+    GainTemporary,
+    Heal,
+    LoseTemporary,
+    SetCondition,
+    Stabilise,
+)
+from rules.errors import FIELD_LABELS, Refused
+from rules.labels import ABILITIES, ABILITY_LABELS
+from rules.model import (
+    MAX_POINTS,
+    Context,
+    Term,
+    evolve,
+    explained_sum,
+    fmt_int,
+    of,
+    plural,
+    signed,
+)
+from rules.systems.d20.actions import (
+    AbilityDamage,
+    AddLocalWound,
+    HealLocalWound,
+    RestoreAbility,
+    Resurrection,
+    SetConstitutionBonus,
+    StrenuousAction,
+)
+from rules.systems.d20.derive import (
+    _dd_terms,
+    _part_label,
+    ability_score,
+    constitution_pv,
+    death_reason,
+    effective_conditions,
+    health_state,
+    is_dead,
+    maximum,
+    pv_total,
+    resurrection_dd,
+    state_id,
+)
+from rules.systems.d20.sheet import MAX_COUNT, MAX_SCORE, MAX_WOUND_ID, MAX_WOUNDS, D20Sheet, LocalWound, _points
+from rules.systems.d20.table import STATE_IDS, D20Rules, Procedure
+
+BYPASS: tuple[Procedure, ...] = ("resurrection_supreme", "souhait")
+
+
+def _name(sheet: D20Sheet) -> str:
+    return sheet.name or "Le personnage"
+
+
+def _alive(sheet: D20Sheet, rs: D20Rules, what: str) -> None:
+    if is_dead(sheet, rs):
+        raise Refused(f"{_name(sheet)} est mort : {what} impossible.")
+
+
+def _hours(rs: D20Rules, count: int) -> int:
+    return count * rs.time_units["hour"]
+
+
+def _percent_roll(ctx: Context, chance: int, what: str) -> tuple[bool, str]:
+    """A d100 roll against a chance in %; success when the die shows ``chance`` or less."""
+    rs: D20Rules = ctx.ruleset
+    roll = ctx.dice(1, rs.general.percent_die, what)
+    ok = roll.total <= chance
+    return ok, f"{roll.detail} {'≤' if ok else '>'} {chance}"
+
+
+def _check(ctx: Context, what: str, modifier: int, dd: int, *, save: bool = False) -> bool:
+    """A d20 test: 1d20 + modifier against a DD (saves: natural 20 succeeds, natural 1 fails)."""
+    rs: D20Rules = ctx.ruleset
+    die = rs.general.check_die
+    roll = ctx.dice(1, die, what)
+    total = roll.total + modifier
+    ok = total >= dd
+    note = ""
+    if save and roll.total == die and rs.general.natural_max_save_succeeds:
+        ok, note = True, f" ({die} naturel)"
+    elif save and roll.total == 1 and rs.general.natural_one_save_fails:
+        ok, note = False, " (1 naturel)"
+    shown = f"{roll.detail} {signed(modifier)} = {total}" if modifier else roll.detail
+    ctx.say(f"{what} : {shown} contre DD {dd}{note} → {'réussite' if ok else 'échec'}.")
+    return ok
+
+
+# --- Transitions: after every change, dead/dying/stable/timers are made coherent and the journal told ---
+
+
+def _die(sheet: D20Sheet, ctx: Context, cause: str) -> D20Sheet:
+    ctx.say(f"{_name(sheet)} meurt ({cause}).")
+    ctx.event("died")
+    return evolve(
+        sheet,
+        dead=True,
+        death_cause=cause,
+        recovery="",
+        dying_roll_at=None,
+        recovery_roll_at=None,
+        nonlethal_heal_at=None,
+    )
+
+
+# States from best to worst; a change to a worse state is news for the UI (events), a change out of
+# unconsciousness is a wake-up.
+STATE_RANK = {name: rank for rank, name in enumerate(STATE_IDS)}
+WORSE_NEWS = {
+    "chancelant": "staggered",
+    "hors_de_combat": "fell",
+    "inconscient": "unconscious",
+    "mourant": "dying",
+}
+UNCONSCIOUS = ("inconscient", "stabilise", "mourant")
+
+
+def _settle(before: D20Sheet, sheet: D20Sheet, rs: D20Rules, ctx: Context) -> D20Sheet:
+    """Make the sheet coherent after a change and say in the journal what its state became."""
+    unchanged = before is sheet
+    changes: dict[str, Any] = {}
+    if sheet.dead:
+        return sheet
+    top = maximum(sheet, rs)
+    if sheet.current > top:
+        ctx.say(f"PV ramenés au maximum : {fmt_int(sheet.current)} → {top}.")
+        changes["current"] = top
+    if sheet.current >= rs.thresholds.disabled_at and (sheet.recovery or sheet.recovery_roll_at is not None):
+        # « S'il remonte à 1 point de vie ou plus … comme s'il n'avait jamais été mourant » (and at 0:
+        # « il reprend conscience mais est hors de combat »): the stabilisation story is over.
+        changes["recovery"] = ""
+        changes["recovery_roll_at"] = None
+    if changes:
+        sheet = evolve(sheet, **changes)
+        changes = {}
+    cause = death_reason(sheet, rs)
+    if cause:
+        return _die(sheet, ctx, cause)  # it tells the journal and stops every timer
+    state1 = state_id(sheet, rs, "")
+    state0 = state1 if unchanged else state_id(before, rs)
+    if state1 == "mourant":
+        if sheet.dying_roll_at is None or state0 != "mourant":
+            changes["dying_roll_at"] = sheet.clock + rs.dying.first_roll_after_rounds * rs.time_units["round"]
+    elif sheet.dying_roll_at is not None:
+        changes["dying_roll_at"] = None
+    if sheet.recovery in ("assisted", "alone") and sheet.recovery_roll_at is None:
+        hours = (
+            rs.recovery.assisted_first_roll_hours if sheet.recovery == "assisted" else rs.recovery.alone_interval_hours
+        )
+        changes["recovery_roll_at"] = sheet.clock + _hours(rs, hours)
+    elif sheet.recovery == "alone_awake" and sheet.recovery_roll_at is None:
+        changes["recovery_roll_at"] = sheet.clock + _hours(rs, rs.recovery.alone_first_daily_roll_hours)
+    elif sheet.recovery in ("", "awake") and sheet.recovery_roll_at is not None:
+        changes["recovery_roll_at"] = None
+    if sheet.nonlethal > 0 and rs.nonlethal.recovery_per_hour_per_level > 0:
+        if sheet.nonlethal_heal_at is None:
+            changes["nonlethal_heal_at"] = sheet.clock + _hours(rs, 1)
+    elif sheet.nonlethal_heal_at is not None:
+        changes["nonlethal_heal_at"] = None
+    if sheet.temporary > 0 and sheet.temporary_noted is None:
+        changes["temporary_noted"] = sheet.current
+    elif sheet.temporary == 0 and sheet.temporary_noted is not None:
+        changes["temporary_noted"] = None
+    if changes:
+        sheet = evolve(sheet, **changes)
+    if state1 != state0:
+        why = health_state(sheet, rs, "")[1]
+        label0 = rs.health_states[state0].label
+        label1 = rs.health_states[state1].label
+        ctx.say(f"État : {label0} → {label1} ({why}) — {rs.health_states[state1].effect}")
+        news = WORSE_NEWS.get(state1)
+        if news and STATE_RANK[state1] > STATE_RANK[state0]:
+            ctx.event(news)
+        if state1 == "stabilise":
+            ctx.event("stabilised")
+        if state0 in UNCONSCIOUS and state1 not in UNCONSCIOUS:
+            ctx.event("woke")
+    return sheet
+
+
+H = TypeVar("H", bound=Action)
+
+
+def _settled(handler: Callable[[D20Sheet, H, Context], D20Sheet]) -> Callable[[D20Sheet, H, Context], D20Sheet]:
+    """Every handler ends with ``_settle`` (states, deaths, timers), whatever path it took."""
+
+    def run(sheet: D20Sheet, action: H, ctx: Context) -> D20Sheet:
+        return _settle(sheet, handler(sheet, action, ctx), ctx.ruleset, ctx)
+
+    run.__name__ = handler.__name__
+    run.__doc__ = handler.__doc__
+    return run
+
+
+def _settled_inside(
+    handler: Callable[[D20Sheet, H, Context], D20Sheet],
+) -> Callable[[D20Sheet, H, Context], D20Sheet]:
+    """For handlers that settle step by step themselves (each hit, each timed roll): a last check only."""
+
+    def run(sheet: D20Sheet, action: H, ctx: Context) -> D20Sheet:
+        result = handler(sheet, action, ctx)
+        return _settle(result, result, ctx.ruleset, ctx)
+
+    run.__name__ = handler.__name__
+    run.__doc__ = handler.__doc__
+    return run
+
+
+def _lose(sheet: D20Sheet, amount: int, rs: D20Rules, ctx: Context, what: str) -> tuple[D20Sheet, int]:
+    """``amount`` PV lost, temporary PV first; returns the sheet and what the real PV lost."""
+    absorbed = min(sheet.temporary, amount)
+    real = amount - absorbed
+    new_current = _points(sheet.current - real)
+    line = f"{what} : {_name(sheet)} perd {plural(amount, 'PV', 'PV')}"
+    if absorbed:
+        line += f" ({absorbed} absorbés par les PV temporaires)"
+    line += f" : {fmt_int(sheet.current)} → {fmt_int(new_current)} PV."
+    ctx.say(line)
+    return evolve(sheet, temporary=sheet.temporary - absorbed, current=new_current), real
+
+
+def _con_changed(old: D20Sheet, new: D20Sheet, rs: D20Rules, ctx: Context) -> D20Sheet:
+    """« une augmentation, même temporaire, de la valeur de Constitution … augmentation ponctuelle de son
+    nombre de points de vie … il ne s'agit pas de points de vie temporaires » : real PV, both ways."""
+    delta = constitution_pv(new, rs) - constitution_pv(old, rs)
+    # The dead regain nothing, but a lower Constitution still lowers their PV with the maximum.
+    if delta == 0 or (new.dead and delta > 0):
+        return new
+    before_max = maximum(old, rs)
+    after_max = maximum(new, rs)
+    con0, con1 = ability_score(old, "constitution"), ability_score(new, "constitution")
+    current = _points(new.current + delta)
+    ctx.say(
+        f"Constitution en jeu {con0} → {con1} : {signed(delta)} PV (de vrais PV, pas des PV temporaires) ; "
+        f"maximum {before_max} → {after_max}, PV {fmt_int(new.current)} → {fmt_int(current)}."
+    )
+    changes: dict[str, Any] = {"current": current}
+    if new.temporary_noted is not None:
+        changes["temporary_noted"] = _points(new.temporary_noted + delta)
+    return evolve(new, **changes)
+
+
+def _heal_pv(
+    sheet: D20Sheet,
+    amount: int,
+    rs: D20Rules,
+    ctx: Context,
+    *,
+    what: str,
+    magical: bool,
+    rest: bool = False,
+) -> tuple[D20Sheet, int]:
+    """PV regained: never above the maximum, never more than was lost (001 § Limites de la guérison)."""
+    top = maximum(sheet, rs)
+    gained = max(0, min(amount, top - sheet.current))
+    new_current = sheet.current + gained
+    line = f"{what} : {fmt_int(sheet.current)} → {fmt_int(new_current)} PV"
+    if amount > gained:
+        line += f" (maximum {top} ; jamais plus que les PV perdus : {amount - gained} sans effet)"
+    ctx.say(line + ".")
+    changes: dict[str, Any] = {"current": new_current}
+    if sheet.temporary and sheet.temporary_noted is not None and new_current > sheet.temporary_noted:
+        # The healing is real: the value the PV fall back to when the temporary PV go includes it (T4).
+        changes["temporary_noted"] = new_current
+    removes = rs.nonlethal.rest_removes if rest else (magical or rs.nonlethal.healing_removes == "any")
+    if removes and sheet.nonlethal:
+        # « Les sorts permettant de récupérer des points de vie font également disparaître un nombre égal
+        #   de points de dégâts non-létaux »
+        removed = min(sheet.nonlethal, amount)
+        changes["nonlethal"] = sheet.nonlethal - removed
+        ctx.say(f"Les soins effacent aussi {removed} dégâts non létaux : {sheet.nonlethal} → {changes['nonlethal']}.")
+    if sheet.current < rs.thresholds.disabled_at and new_current < rs.thresholds.disabled_at and not rest:
+        if sheet.recovery == "":
+            if magical and gained >= rs.dying.heal_spell_min:
+                # « Si un sort de guérison lui rend ne serait-ce qu'un point de vie, il cesse de perdre des
+                #   points de vie et son état se stabilise. »
+                ctx.say("Le sort de guérison le stabilise : il ne perd plus de PV (récupération avec assistance).")
+                changes["recovery"] = "assisted"
+                changes["recovery_roll_at"] = None
+                ctx.event("stabilised")
+            else:
+                ctx.say("Des soins non magiques ne stabilisent pas : toujours mourant.")
+        elif sheet.recovery in ("alone", "alone_awake"):
+            # Someone now tends him (the healer's intervention of « Récupération avec assistance »).
+            changes["recovery"] = "assisted" if sheet.recovery == "alone" else "awake"
+            changes["recovery_roll_at"] = None
+            ctx.say("Soigné, il n'est plus seul : récupération avec assistance.")
+    new = evolve(sheet, **changes)
+    if new.wounds:
+        full = rs.local_wounds.heal_at_full and new_current >= top and sheet.current < top
+        by_magic = rs.local_wounds.heal_by_magic and magical and gained > 0
+        if full or by_magic:
+            parts = ", ".join(_part_label(w.body_part, rs) for w in new.wounds)
+            ctx.say(f"Blessures localisées guéries ({'PV au maximum' if full else 'soins magiques'}) : {parts}.")
+            new = evolve(new, wounds=())
+    return new, gained
+
+
+def _check_part(part: str, rs: D20Rules) -> None:
+    if part not in rs.body_parts:
+        known = ", ".join(rs.body_parts)
+        raise Refused(f"Partie du corps inconnue : « {part} » (attendu : {known}).")
+
+
+def _add_wound(sheet: D20Sheet, part: str, note: str, rs: D20Rules, ctx: Context) -> D20Sheet:
+    if len(sheet.wounds) >= MAX_WOUNDS:
+        ctx.say(f"La fiche compte déjà {MAX_WOUNDS} blessures localisées : celle-ci n'est pas ajoutée.")
+        return sheet
+    used = {w.id for w in sheet.wounds}
+    next_id = max(used, default=0) + 1
+    if next_id > MAX_WOUND_ID:
+        next_id = min(set(range(1, MAX_WOUNDS + 2)) - used)
+    wound = LocalWound(id=next_id, body_part=part, note=note)
+    label = _part_label(part, rs)
+    same = any(w.body_part == part for w in sheet.wounds)
+    line = f"Blessure localisée n° {next_id} : {label} — malus de {signed(rs.local_wounds.penalty)} à toute action"
+    line += " qui se sert de cette partie du corps"
+    if same and not rs.local_wounds.penalties_stack:
+        line += " (déjà blessée : le malus ne se cumule pas)"
+    ctx.say(line + ".")
+    return evolve(sheet, wounds=(*sheet.wounds, wound))
+
+
+# --- Handlers ---------------------------------------------------------------------------------------
+
+
+@_settled
+def damage(sheet: D20Sheet, action: Damage, ctx: Context) -> D20Sheet:
+    rs: D20Rules = ctx.ruleset
+    if action.body_part is not None:
+        _check_part(action.body_part, rs)
+    if is_dead(sheet, rs):
+        ctx.say(f"{_name(sheet)} est déjà mort : dégâts sans effet.")
+        return sheet
+    dealt = 0
+    for _ in range(action.hits):
+        roll = ctx.amount(action.amount, "Dégâts")
+        if not roll.given:
+            ctx.say(f"Dégâts : {roll.detail}.")
+        amount = roll.total
+        if amount < 0:
+            raise Refused(f"Des dégâts négatifs ({amount}) n'ont pas de sens : utilisez Soins.")
+        if action.save_halves:
+            ctx.say(f"Jet de sauvegarde réussi : dégâts réduits de moitié, {amount} → {amount // 2}.")
+            amount //= 2
+        if action.nonlethal:
+            sheet, real = _take_nonlethal(sheet, amount, rs, ctx)
+        else:
+            sheet, real = _take_lethal(sheet, amount, rs, ctx)
+        dealt += real
+        massive = action.single_attack and amount >= rs.massive_damage.threshold
+        if massive and (not action.nonlethal or rs.massive_damage.nonlethal_counts) and not is_dead(sheet, rs):
+            sheet = _massive_damage(sheet, amount, rs, ctx)
+        if is_dead(sheet, rs):
+            break  # the hits left fall on a corpse; ``_settle`` records the death
+    if action.body_part is not None and dealt > 0 and not is_dead(sheet, rs):
+        sheet = _add_wound(sheet, action.body_part, "", rs, ctx)
+    return sheet
+
+
+def _take_lethal(sheet: D20Sheet, amount: int, rs: D20Rules, ctx: Context) -> tuple[D20Sheet, int]:
+    sheet, real = _lose(sheet, amount, rs, ctx, "Dégâts")
+    if real > 0 and sheet.recovery and rs.dying.damage_breaks_stability:
+        ctx.say("Les nouveaux dégâts rouvrent ses blessures : il n'est plus stabilisé.")
+        sheet = evolve(sheet, recovery="", recovery_roll_at=None)
+    return sheet, real
+
+
+def _take_nonlethal(sheet: D20Sheet, amount: int, rs: D20Rules, ctx: Context) -> tuple[D20Sheet, int]:
+    """« faites-en le total à part. Ne les déduisez surtout pas de son nombre de points de vie ! »"""
+    absorbed = min(sheet.temporary, amount) if rs.temporary.absorb_nonlethal else 0
+    rest = amount - absorbed
+    total = min(MAX_POINTS, sheet.nonlethal + rest)
+    line = f"{_name(sheet)} subit {amount} dégâts non létaux (comptés à part, jamais ôtés des PV)"
+    if absorbed:
+        line += f", {absorbed} absorbés par les PV temporaires"
+    ctx.say(f"{line} : total {sheet.nonlethal} → {total}.")
+    return evolve(sheet, nonlethal=total, temporary=sheet.temporary - absorbed), rest
+
+
+def _massive_damage(sheet: D20Sheet, amount: int, rs: D20Rules, ctx: Context) -> D20Sheet:
+    """« au moins 50 points de dégâts, il doit réussir un jet de Vigueur (DD 15). S'il le rate, il meurt sur
+    le coup, et ce quel que soit son nombre de points de vie. »"""
+    md = rs.massive_damage
+    ctx.event("massive_damage")
+    ctx.say(f"Dégâts excessifs ({amount} en une attaque, {md.threshold} ou plus) : jet de Vigueur DD {md.save_dd}.")
+    if _check(ctx, "Jet de Vigueur (dégâts excessifs)", sheet.fortitude, md.save_dd, save=True):
+        return sheet
+    return _die(sheet, ctx, "jet de Vigueur raté après des dégâts excessifs")
+
+
+@_settled
+def heal(sheet: D20Sheet, action: Heal, ctx: Context) -> D20Sheet:
+    rs: D20Rules = ctx.ruleset
+    _alive(sheet, rs, "regagner des points de vie (seule une résurrection le ramène)")
+    roll = ctx.amount(action.amount, "Soins")
+    if roll.total < 0:
+        raise Refused(f"Des soins négatifs ({roll.total}) n'ont pas de sens : utilisez Dégâts.")
+    shown = roll.detail if not roll.given else str(roll.total)
+    what = f"{'Soins magiques' if action.magical else 'Soins'} {shown}"
+    sheet, _ = _heal_pv(sheet, roll.total, rs, ctx, what=what, magical=action.magical)
+    return sheet
+
+
+@_settled
+def gain_temporary(sheet: D20Sheet, action: GainTemporary, ctx: Context) -> D20Sheet:
+    rs: D20Rules = ctx.ruleset
+    _alive(sheet, rs, "recevoir des points de vie temporaires")
+    amount = ctx.amount(action.amount, "PV temporaires").total
+    if amount < 0:
+        raise Refused("Des points de vie temporaires négatifs n'ont pas de sens.")
+    amount = min(MAX_POINTS, amount)
+    old = sheet.temporary
+    if old and not action.replace:
+        ctx.say(f"PV temporaires : {old} conservés ; les {amount} nouveaux ne se cumulent pas.")
+        return sheet
+    # « notez le nombre de points de vie actuels du personnage, avant de prendre en compte l'effet magique »
+    noted = sheet.temporary_noted if old and sheet.temporary_noted is not None else sheet.current
+    if old:
+        ctx.say(f"PV temporaires : {old} remplacés par {amount} ; PV notés : {fmt_int(noted)}.")
+    else:
+        ctx.say(f"PV temporaires : {amount} ; PV notés avant l'effet : {fmt_int(noted)}.")
+    return evolve(sheet, temporary=amount, temporary_noted=noted if amount else None)
+
+
+@_settled
+def lose_temporary(sheet: D20Sheet, action: LoseTemporary, ctx: Context) -> D20Sheet:
+    rs: D20Rules = ctx.ruleset
+    if not sheet.temporary:
+        ctx.say("Aucun point de vie temporaire.")
+        return evolve(sheet, temporary_noted=None)
+    noted = sheet.temporary_noted if sheet.temporary_noted is not None else sheet.current
+    before_total = pv_total(sheet, rs)
+    # « le total de points de vie de l'aventurier retombe à la valeur notée, à moins qu'il se trouve déjà
+    #   en dessous (auquel cas il reste stable) »
+    new_current = min(sheet.current, noted)
+    if sheet.current >= noted:
+        how = f"retombe à la valeur notée ({fmt_int(noted)})"
+    else:
+        how = f"déjà sous la valeur notée {fmt_int(noted)} : reste à {fmt_int(new_current)}"
+    ctx.say(
+        f"Les {sheet.temporary} PV temporaires disparaissent (jamais récupérables) : total {fmt_int(before_total)} → "
+        f"{fmt_int(new_current)} PV, {how}."
+    )
+    return evolve(sheet, temporary=0, temporary_noted=None, current=new_current)
+
+
+@_settled
+def set_condition(sheet: D20Sheet, action: SetCondition, ctx: Context) -> D20Sheet:
+    rs: D20Rules = ctx.ruleset
+    cid = action.condition
+    rule = rs.conditions.get(cid)
+    if rule is None:
+        raise Refused(f"État inconnu : « {cid} ».")
+    if action.active:
+        if not rule.settable:
+            raise Refused(f"{rule.label} découle des points de vie : il ne se pose pas à la main.")
+        if cid in sheet.conditions:
+            ctx.say(f"{rule.label} : déjà en place.")
+            return sheet
+        _alive(sheet, rs, "changer d'état")
+        ctx.say(f"État {rule.label} ajouté.")
+        return evolve(sheet, conditions=tuple(sorted({*sheet.conditions, cid})))
+    if cid not in sheet.conditions:
+        why = effective_conditions(sheet, rs).get(cid)
+        if why:
+            raise Refused(f"{rule.label} {why} : il ne se retire pas à la main.")
+        ctx.say(f"{rule.label} : n'était pas en place.")
+        return sheet
+    ctx.say(f"État {rule.label} retiré.")
+    return evolve(sheet, conditions=tuple(c for c in sheet.conditions if c != cid))
+
+
+@_settled
+def clear_conditions(sheet: D20Sheet, action: ClearConditions, ctx: Context) -> D20Sheet:
+    rs: D20Rules = ctx.ruleset
+    if not sheet.conditions:
+        ctx.say("Aucun état posé à retirer (ceux qui découlent des PV restent).")
+        return sheet
+    names = ", ".join(rs.conditions[c].label if c in rs.conditions else c for c in sheet.conditions)
+    ctx.say(f"États retirés : {names}.")
+    return evolve(sheet, conditions=())
+
+
+@_settled
+def stabilise(sheet: D20Sheet, action: Stabilise, ctx: Context) -> D20Sheet:
+    rs: D20Rules = ctx.ruleset
+    _alive(sheet, rs, "stabiliser")
+    if pv_total(sheet, rs) >= rs.thresholds.disabled_at:
+        raise Refused(f"{_name(sheet)} n'est pas mourant (PV à 0 ou plus) : rien à stabiliser.")
+    if sheet.recovery in ("assisted", "awake"):
+        raise Refused(f"{_name(sheet)} est déjà stabilisé, avec assistance.")
+    if action.method == "first_aid":
+        # « Un test de Premiers secours de DD 15 réussi permet de stabiliser l'état d'un personnage mourant »
+        if not _check(ctx, "Premiers secours", action.modifier, rs.dying.first_aid_dd):
+            return sheet
+    elif action.method != "magic":
+        raise Refused(f"Méthode de stabilisation inconnue : « {action.method} » (premiers secours ou magie).")
+    if sheet.recovery == "":
+        ctx.say(
+            f"Stabilisé avec assistance : ne perd plus de PV ; 1d100 dans "
+            f"{plural(rs.recovery.assisted_first_roll_hours, 'heure')} pour reprendre connaissance "
+            f"({rs.recovery.assisted_wake_chance} %)."
+        )
+        ctx.event("stabilised")
+        return evolve(sheet, recovery="assisted", recovery_roll_at=None, dying_roll_at=None)
+    ctx.say("Un soigneur veille désormais sur lui : récupération avec assistance.")
+    return evolve(sheet, recovery="assisted" if sheet.recovery == "alone" else "awake", recovery_roll_at=None)
+
+
+@_settled
+def strenuous_action(sheet: D20Sheet, action: StrenuousAction, ctx: Context) -> D20Sheet:
+    """« n'importe quelle action simple (ainsi que d'autres actions fatigantes) lui fait perdre 1 point de vie
+    dès qu'il l'a accomplie. À moins que l'action ait eu pour conséquence de soigner le personnage, celui-ci
+    se retrouve à –1 point de vie et passe au stade de mourant. »"""
+    rs: D20Rules = ctx.ruleset
+    _alive(sheet, rs, "agir")
+    state = state_id(sheet, rs)
+    if state in ("en_forme", "chancelant"):
+        raise Refused(f"{_name(sheet)} n'est pas hors de combat : une action simple ne lui coûte pas de PV.")
+    if state != "hors_de_combat":
+        raise Refused(f"{_name(sheet)} est {rs.health_states[state].label.lower()} : il ne peut plus rien faire.")
+    healed = 0
+    roll = ctx.amount(action.healing, "Soins de l'action")
+    if roll.total < 0:
+        raise Refused("Des soins négatifs n'ont pas de sens.")
+    if roll.total:
+        what = f"{'Soins magiques' if action.magical else 'Soins'} de l'action {roll.total}"
+        sheet, healed = _heal_pv(sheet, roll.total, rs, ctx, what=what, magical=action.magical)
+    cost = rs.dying.strenuous_cost
+    sheet, _ = _lose(sheet, cost, rs, ctx, "Action simple hors de combat")
+    if healed == 0 and pv_total(sheet, rs) < rs.thresholds.disabled_at and sheet.recovery:
+        sheet = evolve(sheet, recovery="", recovery_roll_at=None)
+    return sheet
+
+
+@_settled
+def add_local_wound(sheet: D20Sheet, action: AddLocalWound, ctx: Context) -> D20Sheet:
+    rs: D20Rules = ctx.ruleset
+    _check_part(action.body_part, rs)
+    _alive(sheet, rs, "recevoir une blessure")
+    return _add_wound(sheet, action.body_part, action.note, rs, ctx)
+
+
+@_settled
+def heal_local_wound(sheet: D20Sheet, action: HealLocalWound, ctx: Context) -> D20Sheet:
+    rs: D20Rules = ctx.ruleset
+    for wound in sheet.wounds:
+        if wound.id == action.wound_id:
+            ctx.say(f"Blessure localisée n° {wound.id} ({_part_label(wound.body_part, rs)}) guérie.")
+            return evolve(sheet, wounds=tuple(w for w in sheet.wounds if w.id != wound.id))
+    raise Refused(f"Aucune blessure localisée n° {action.wound_id} sur la fiche.")
+
+
+@_settled
+def set_constitution_bonus(sheet: D20Sheet, action: SetConstitutionBonus, ctx: Context) -> D20Sheet:
+    rs: D20Rules = ctx.ruleset
+    _alive(sheet, rs, "changer la Constitution")
+    if action.level == sheet.constitution_bonus:
+        ctx.say(f"Augmentation de Constitution inchangée (+{action.level}).")
+        return sheet
+    if action.level:
+        ctx.say(f"Augmentation de Constitution : +{sheet.constitution_bonus} → +{action.level}.")
+    else:
+        ctx.say(f"L'augmentation de Constitution (+{sheet.constitution_bonus}) prend fin.")
+    return _con_changed(sheet, evolve(sheet, constitution_bonus=action.level), rs, ctx)
+
+
+@_settled
+def ability_damage(sheet: D20Sheet, action: AbilityDamage, ctx: Context) -> D20Sheet:
+    rs: D20Rules = ctx.ruleset
+    _alive(sheet, rs, "perdre des points de caractéristique")
+    field = f"{action.ability}_{'drain' if action.drain else 'damage'}"
+    old_value: int = getattr(sheet, field)
+    new_value = min(MAX_SCORE, old_value + action.points)
+    label = ABILITY_LABELS[action.ability]
+    before = ability_score(sheet, action.ability)
+    new = evolve(sheet, **{field: new_value})
+    what = "Diminution permanente" if action.drain else "Affaiblissement temporaire"
+    ctx.say(f"{what} {of(label)} {action.points} : {label} en jeu {before} → {ability_score(new, action.ability)}.")
+    return _con_changed(sheet, new, rs, ctx)
+
+
+@_settled
+def restore_ability(sheet: D20Sheet, action: RestoreAbility, ctx: Context) -> D20Sheet:
+    rs: D20Rules = ctx.ruleset
+    _alive(sheet, rs, "restaurer une caractéristique")
+    field = f"{action.ability}_{'drain' if action.drain else 'damage'}"
+    old_value: int = getattr(sheet, field)
+    if old_value == 0:
+        raise Refused(f"Aucun point à restaurer ({FIELD_LABELS.get(field, field)} à 0).")
+    new_value = max(0, old_value - action.points)
+    label = ABILITY_LABELS[action.ability]
+    new = evolve(sheet, **{field: new_value})
+    ctx.say(
+        f"{label} restaurée de {old_value - new_value} : en jeu {ability_score(sheet, action.ability)} → "
+        f"{ability_score(new, action.ability)}."
+    )
+    return _con_changed(sheet, new, rs, ctx)
+
+
+# --- Resurrection ---------------------------------------------------------------------------------
+
+
+def _revive(sheet: D20Sheet, rs: D20Rules, ctx: Context, *, full: bool, counts: bool) -> D20Sheet:
+    rr = rs.resurrection
+    changes: dict[str, Any] = {}
+    for ability in ABILITIES:
+        # An ability at 0 would leave the body dead again: it comes back at 1 (T15).
+        score = ability_score(sheet, ability)
+        if score < rr.restore_zero_abilities_to:
+            need = rr.restore_zero_abilities_to - score
+            dmg: int = getattr(sheet, f"{ability}_damage")
+            drain: int = getattr(sheet, f"{ability}_drain")
+            from_damage = min(dmg, need)
+            from_drain = min(drain, need - from_damage)
+            changes[f"{ability}_damage"] = dmg - from_damage
+            changes[f"{ability}_drain"] = drain - from_drain
+            if from_damage + from_drain:
+                ctx.say(f"{ABILITY_LABELS[ability]} ramenée à {score + from_damage + from_drain}.")
+    revived = evolve(sheet, **changes)
+    top = maximum(revived, rs)
+    current = top if full else max(1, min(top, rr.revived_pv_per_level * sheet.level))
+    ctx.say(f"{_name(sheet)} revient à la vie avec {current} PV sur {top}.")
+    ctx.event("revived")
+    return evolve(
+        revived,
+        dead=False,
+        death_cause="",
+        current=current,
+        temporary=0,
+        temporary_noted=None,
+        nonlethal=0,
+        recovery="",
+        dying_roll_at=None,
+        recovery_roll_at=None,
+        nonlethal_heal_at=None,
+        resurrections=min(MAX_COUNT, sheet.resurrections + (1 if counts else 0)),
+        soul_lost=False,
+        quick_blocked=False,
+    )
+
+
+@_settled
+def resurrection(sheet: D20Sheet, action: Resurrection, ctx: Context) -> D20Sheet:
+    rs: D20Rules = ctx.ruleset
+    rr = rs.resurrection
+    name = _name(sheet)
+    if not is_dead(sheet, rs):
+        raise Refused(f"{name} n'est pas mort : pas de résurrection.")
+    label = rr.procedures[action.procedure]
+    contributed = len(action.contributions) + action.contribution_successes + action.contribution_failures
+    if action.procedure in BYPASS:
+        if contributed:
+            raise Refused(f"{label} : aucun test, donc aucune contribution.")
+        if not action.consents:
+            raise Refused("L'âme refuse de revenir : rien ne change.")
+        # « Seules les incantations magiques les plus puissantes peuvent contourner ce défi … Ces sorts peuvent
+        #   également redonner vie à un personnage qui a été perdu à cause d'un échec du rituel »
+        ctx.say(f"{label} : le test de résurrection est contourné.")
+        return _revive(sheet, rs, ctx, full=rr.bypass_full_pv, counts=rr.bypass_counts)
+    if sheet.soul_lost:
+        raise Refused(
+            f"L'âme de {name} est perdue après un rituel raté : seuls Résurrection suprême ou Souhait peuvent "
+            "encore le ramener."
+        )
+    if not action.consents:
+        raise Refused("L'âme refuse de revenir : rien ne change.")
+    dd = resurrection_dd(sheet, rs)
+    if action.procedure == "quick":
+        if contributed:
+            raise Refused("Sort d'une action simple : aucun test de contribution n'est autorisé.")
+        if sheet.quick_blocked:
+            raise Refused(
+                "Une résurrection rapide a déjà échoué : aucune autre tentative avant qu'un sort de résurrection "
+                "de plus d'une action soit tenté."
+            )
+        ctx.say(f"Résurrection rapide : test de niveau de lanceur de sorts, {dd.text}.")
+        if _check(ctx, "Test de Résurrection rapide", action.caster_level, int(dd.value)):
+            return _revive(sheet, rs, ctx, full=False, counts=True)
+        # « En cas d'échec, l'âme du personnage n'est pas perdue, mais la résurrection échoue et augmente le
+        #   DD des futurs tests de Résurrection de 1. Aucune autre tentative … »
+        ctx.say(
+            f"Échec : l'âme n'est pas perdue, mais les futurs DD de résurrection augmentent de "
+            f"{rr.quick_failure_increase} ; plus de résurrection rapide avant un rituel."
+        )
+        ctx.event("resurrection_failed")
+        return evolve(sheet, quick_failures=min(MAX_COUNT, sheet.quick_failures + 1), quick_blocked=True)
+    if contributed > rr.max_contributors:
+        raise Refused(f"Au plus {rr.max_contributors} membres du groupe peuvent contribuer au rituel ({contributed}).")
+    successes, failures = action.contribution_successes, action.contribution_failures
+    for n, contribution in enumerate(action.contributions, start=1):
+        what = f"Contribution {n}" + (f" ({contribution.label})" if contribution.label else "")
+        if _check(ctx, what, contribution.modifier, contribution.dd):
+            successes += 1
+        else:
+            failures += 1
+    terms = [
+        *_dd_terms(sheet, rs),
+        Term(rr.contribution_success * successes, plural(successes, "contribution réussie", "contributions réussies")),
+        Term(rr.contribution_failure * failures, plural(failures, "contribution ratée", "contributions ratées")),
+    ]
+    final = explained_sum("DD du test final", rr.base_dd, terms, "base")
+    ctx.say(f"{final.text}.")
+    # « le MD lance un seul et dernier test de Résurrection sans modificateurs »
+    if _check(ctx, "Test de Résurrection final (sans modificateur)", 0, int(final.value)):
+        return _revive(sheet, rs, ctx, full=False, counts=True)
+    ctx.say("Échec : l'âme ne revient pas, le personnage est perdu.")
+    ctx.event("soul_lost")
+    return evolve(sheet, soul_lost=True, quick_blocked=False)
+
+
+def after_edit(old: D20Sheet, new: D20Sheet, rs: D20Rules, ctx: Context) -> D20Sheet:
+    """After a validated ``Edit``: the Constitution's PV, the maximum, and the states follow."""
+    new = _con_changed(old, new, rs, ctx)
+    return _settle(old, new, rs, ctx)

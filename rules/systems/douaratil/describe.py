@@ -1,0 +1,128 @@
+"""Douaratil as the UI lays it out (``rules.describe``)."""
+
+from __future__ import annotations
+
+from rules.actions import (
+    LongRest,
+    ShortRest,
+)
+from rules.info import (
+    IDENTITY_FIELDS,
+    ChoiceInfo,
+    ConditionGroupInfo,
+    ConditionInfo,
+    FieldInfo,
+    HealthStateInfo,
+    LadderInfo,
+    LadderLevel,
+    SystemInfo,
+)
+from rules.labels import ABILITIES, ABILITY_LABELS
+from rules.model import (
+    MAX_POINTS,
+)
+from rules.systems.douaratil.actions import SetExhaustion
+from rules.systems.douaratil.table import POOLS, SYSTEM_ID, DouaratilRules
+
+
+def info(rs: DouaratilRules) -> SystemInfo:
+    """Douaratil as the UI lays it out."""
+    hours = "Après 1d6 heures, une créature stabilisée non soignée regagne 1 PA."
+    fields = (
+        *IDENTITY_FIELDS,
+        FieldInfo("xp", "Expérience", "int", minimum=0, maximum=100_000_000),
+        FieldInfo(
+            "path",
+            "Voie",
+            "choice",
+            choices=tuple((k, v) for k, v in rs.paths.items()),
+            tooltip="La voie de la magie double le bonus de PM/PF au repos long ; celle des armes, celui des PH.",
+        ),
+        *(FieldInfo(a, ABILITY_LABELS[a], "int", group="characteristics", minimum=0, maximum=50) for a in ABILITIES),
+        FieldInfo("base_maximum", "PA maximum", "int", group="health", minimum=0, maximum=MAX_POINTS),
+        FieldInfo("action_die", "Dé d'action (faces)", "int", group="health", minimum=2, maximum=100),
+        FieldInfo("speed_m", "Déplacement (m)", "int", group="health", minimum=0, maximum=1000),
+        FieldInfo(
+            "critical_threshold",
+            "Seuil de critique (SC)",
+            "int",
+            group="health",
+            minimum=0,
+            maximum=MAX_POINTS,
+            tooltip="Un coup qui dépasse ce seuil est un coup critique (vide : aucun seuil).",
+        ),
+        FieldInfo(
+            "dies_at_zero",
+            "Meurt à 0 PA (monstre)",
+            "bool",
+            group="health",
+            tooltip="La plupart des Narrateurs font mourir les adversaires dès qu'ils atteignent 0 PA.",
+        ),
+        FieldInfo(
+            "dies_after_rounds",
+            "Agit encore 1d6 rounds",
+            "bool",
+            group="health",
+            tooltip="Le monstre à 0 PA agit librement 1d6 rounds, puis succombe.",
+        ),
+    )
+    levels = [LadderLevel(0, "Aucun", "Pas d'épuisement")]
+    ex = rs.exhaustion
+    for n in range(1, ex.max_level + 1):
+        levels.append(
+            LadderLevel(
+                n,
+                f"Niveau {n}",
+                f"Malus de −{n * ex.roll_penalty_per_level} à tous les jets, "
+                f"déplacement −{n * ex.speed_m_per_level} m, maxima de PA, PM, PF et PH −{n * ex.maximum_per_level}",
+            )
+        )
+    ladder = LadderInfo("exhaustion", "Épuisement", "exhaustion", tuple(levels), SetExhaustion)
+    groups = tuple(
+        ConditionGroupInfo(
+            gid,
+            g.label,
+            "Non concernés par « retirer tous les états » sauf s'ils sont désignés." if g.spared_by_clear_all else "",
+        )
+        for gid, g in rs.condition_groups.items()
+    )
+    return SystemInfo(
+        id=SYSTEM_ID,
+        label="Douaratil",
+        seed="000",
+        points_label="points d'action",
+        points_short="PA",
+        fields=fields,
+        health_states=tuple(HealthStateInfo(k, v.label, v.colour) for k, v in rs.health_states.items()),
+        condition_groups=groups,
+        conditions=tuple(ConditionInfo(k, c.label, c.group, c.effects) for k, c in rs.conditions.items()),
+        ladders=(ladder,),
+        time_units=tuple(ChoiceInfo(k, rs.time_labels.get(k, k)) for k in rs.time_units),
+        damage_types=(),
+        wound_types=tuple(ChoiceInfo(k, w.label) for k, w in rs.wounds.items()),
+        rests=((ShortRest, "Repos court"), (LongRest, "Repos long")),
+        features=frozenset(
+            {
+                "temporary",
+                "death_saves",
+                "stabilise",
+                "wounds",
+                "scars",
+                "short_rest",
+                "long_rest",
+                "action_dice",
+                "exhaustion",
+                "pools",
+                "critical",
+                "heroic_survival",
+                "wake_save",
+            }
+        ),
+        actions=(),
+        extra={
+            "pools": tuple((p, rs.rests.pools[p].label) for p in POOLS),
+            "wound_severities": tuple((k, v.label) for k, v in rs.severities.items()),
+            "stabilise_methods": (("first_aid", "Premiers soins (Sagesse (Médecine) DD 16)"), ("magic", "Magie")),
+            "stabilised_note": hours,
+        },
+    )

@@ -1,0 +1,334 @@
+"""The Trauma gauge, the grids, labels, conditions on the sheet, the gauge going down."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from operator import attrgetter
+
+from rules.errors import Refused
+from rules.model import Context, construct, evolve
+from rules.systems.severite.sheet import MAX_SEQUEL, MAX_SEQUELS, SeveriteSheet, TurnTimer, Wound
+from rules.systems.severite.table import SeveriteRules
+
+_NOTCHES = attrgetter("notches")
+# Heaviest first, the latest first among equals (the order the gauge is lowered in).
+_HEAVIEST = attrgetter("notches", "id")
+
+
+def trauma(sheet: SeveriteSheet) -> int:
+    """Notches filled: what every wound still holds in the gauge."""
+    return sum(map(_NOTCHES, sheet.wounds))
+
+
+class Grid:
+    """What the rules look up in a rule table at every action, worked out once per table: the gauge's
+    tiers and their texts, the labels the journal writes."""
+
+    __slots__ = ("beyond", "capacity", "grade_labels", "part_texts", "per", "texts", "tiers")
+
+    def __init__(self, rs: SeveriteRules) -> None:
+        self.per = rs.trauma.notches_per_tier
+        self.tiers: tuple[tuple[str, int | None], ...] = tuple((t.label, t.opposition) for t in rs.trauma.tiers)
+        self.beyond: tuple[str, int | None] = (rs.trauma.beyond.label, rs.trauma.beyond.opposition)
+        self.capacity = len(self.tiers) * self.per
+        self.texts = tuple(_tier_text(n, self) for n in range(self.capacity + 1))
+        self.grade_labels = {gid: g.label for gid, g in rs.grades.items()}
+        # « (bras gauche) » after a wound or a zone in the journal.
+        self.part_texts = {pid: f" ({p.label.lower()})" for pid, p in rs.body_parts.items()}
+
+
+_GRIDS: dict[int, tuple[SeveriteRules, Grid]] = {}
+
+
+def grid(rs: SeveriteRules) -> Grid:
+    """The ``Grid`` of ``rs`` (built on first use; a table is immutable)."""
+    found = _GRIDS.get(id(rs))
+    if found is None or found[0] is not rs:
+        if len(_GRIDS) > 64:  # house tables come and go: keep a few
+            _GRIDS.clear()
+        found = _GRIDS[id(rs)] = (rs, Grid(rs))
+    return found[1]
+
+
+def _tier_of(notches: int, g: Grid) -> int:
+    if notches <= 0:
+        return 0
+    if notches > g.capacity:
+        return len(g.tiers) + 1
+    return -(-notches // g.per)
+
+
+def _tier_rule(tier: int, g: Grid) -> tuple[str, int | None]:
+    if tier <= 0:
+        return "jauge vide", None
+    if tier > len(g.tiers):
+        return g.beyond
+    return g.tiers[tier - 1]
+
+
+def _tier_text(notches: int, g: Grid) -> str:
+    tier = _tier_of(notches, g)
+    label, opposition = _tier_rule(tier, g)
+    if tier == 0:
+        return "jauge vide"
+    if tier > len(g.tiers):
+        return f"au-delà de la jauge : {label} ({opposition})"
+    if opposition is None:
+        return f"palier {tier} : aucun test"
+    return f"palier {tier} : {label} ({opposition})"
+
+
+def tier_of(notches: int, rs: SeveriteRules) -> int:
+    """0 for an empty gauge, 1…4 for the tiers, 5 past the gauge."""
+    return _tier_of(notches, grid(rs))
+
+
+def tier_rule(tier: int, rs: SeveriteRules) -> tuple[str, int | None]:
+    """Label and Opposition of a tier (``None``: no test at that tier)."""
+    return _tier_rule(tier, grid(rs))
+
+
+def tier_text(notches: int, rs: SeveriteRules) -> str:
+    """« palier 2 : Jouable (8) », « au-delà de la jauge : Ardu (14) »…"""
+    g = grid(rs)
+    if 0 <= notches <= g.capacity:
+        return g.texts[notches]
+    return _tier_text(notches, g)
+
+
+def power_grade(margin: int, rs: SeveriteRules) -> str:
+    """The Puissance grade of an Opposition margin (« La Puissance découle directement de la différence »)."""
+    found = next(iter(rs.power.grades))
+    for gid, grade in rs.power.grades.items():
+        if margin >= grade.min_margin:
+            found = gid
+    return found
+
+
+def wound_grade(severity: int, rs: SeveriteRules) -> str:
+    found = next(iter(rs.grades))
+    for gid, grade in rs.grades.items():
+        if severity >= grade.min_severity:
+            found = gid
+    return found
+
+
+def success_level(margin: int, rs: SeveriteRules) -> str | None:
+    """The success level of a Défi's margin (``None``: failure)."""
+    if margin < 0:
+        return None
+    found = next(iter(rs.success_levels))
+    for sid, level in rs.success_levels.items():
+        if margin >= level.min_margin:
+            found = sid
+    return found
+
+
+def protection(sheet: SeveriteSheet, body_part: str, damage_type: str, rs: SeveriteRules) -> tuple[int, list[str]]:
+    """Modificateur de protection of what covers ``body_part`` against ``damage_type``."""
+    covering = [(e.against(damage_type), e.name) for e in sheet.equipment if body_part in e.body_parts]
+    covering = [(v, n) for v, n in covering if v > 0]
+    if not covering:
+        return 0, []
+    if rs.resistance.protection_stacks:
+        return sum(v for v, _ in covering), [n for _, n in covering]
+    best = max(covering, key=lambda c: c[0])
+    return best[0], [best[1]]
+
+
+def _name(sheet: SeveriteSheet) -> str:
+    return sheet.name or "Le personnage"
+
+
+def _grade_label(grade: str, rs: SeveriteRules) -> str:
+    rule = rs.grades.get(grade)
+    return rule.label if rule else grade
+
+
+def _part_label(part: str | None, rs: SeveriteRules) -> str:
+    if part is None:
+        return ""
+    rule = rs.body_parts.get(part)
+    return rule.label if rule else part
+
+
+def wound_label(wound: Wound, rs: SeveriteRules) -> str:
+    """« n° 2 Grave (bras gauche) »."""
+    g = grid(rs)
+    part = wound.body_part
+    grade = g.grade_labels.get(wound.grade, wound.grade)
+    if not part:
+        return f"n° {wound.id} {grade}"
+    return f"n° {wound.id} {grade}{g.part_texts.get(part) or f' ({part})'}"
+
+
+def condition_label(cid: str, rs: SeveriteRules) -> str:
+    rule = rs.conditions.get(cid)
+    return rule.label if rule else cid
+
+
+def _find_wound(sheet: SeveriteSheet, wound_id: int) -> Wound:
+    for wound in sheet.wounds:
+        if wound.id == wound_id:
+            return wound
+    raise Refused(f"Aucune blessure n° {wound_id} sur la fiche.")
+
+
+def _replace_wound(sheet: SeveriteSheet, wound: Wound) -> SeveriteSheet:
+    return evolve(sheet, wounds=tuple(wound if w.id == wound.id else w for w in sheet.wounds))
+
+
+def _alive(sheet: SeveriteSheet, what: str) -> None:
+    if sheet.dead:
+        raise Refused(f"{_name(sheet)} n'est plus en vie : {what} impossible.")
+
+
+def unknown(what: str, value: str, labels: Iterable[str]) -> Refused:
+    """« Zone du corps inconnue : « pied » (attendu : Tête, Torse, …). »: the choices by their labels."""
+    return Refused(f"{what} : « {value} » (attendu : {', '.join(labels)}).")
+
+
+def _check_part(part: str | None, rs: SeveriteRules) -> None:
+    if part is not None and part not in rs.body_parts:
+        raise unknown("Zone du corps inconnue", part, (p.label for p in rs.body_parts.values()))
+
+
+def _check_damage_type(damage_type: str | None, rs: SeveriteRules) -> None:
+    if damage_type is not None and damage_type not in rs.damage_types:
+        raise unknown("Type de dégâts inconnu", damage_type, (d.label for d in rs.damage_types.values()))
+
+
+def _is_psychological(damage_type: str | None, rs: SeveriteRules) -> bool:
+    return damage_type is not None and damage_type in rs.damage_types and rs.damage_types[damage_type].psychological
+
+
+# --------------------------------------------------------------------------------------------------
+# Conditions
+# --------------------------------------------------------------------------------------------------
+
+
+def _put_condition(sheet: SeveriteSheet, cid: str, rs: SeveriteRules) -> SeveriteSheet:
+    """Set ``cid``; a turn-bound condition gets its length (the longer one wins if already there)."""
+    rule = rs.conditions[cid]
+    conditions = tuple(sorted({*sheet.conditions, cid}))
+    timers = sheet.turn_timers
+    if rule.duration == "turns":
+        left = max([rule.turns] + [t.turns for t in timers if t.condition == cid])
+        timers = (*(t for t in timers if t.condition != cid), construct(TurnTimer, condition=cid, turns=left))
+    return evolve(sheet, conditions=conditions, turn_timers=timers)
+
+
+def _drop_conditions(sheet: SeveriteSheet, gone: set[str]) -> SeveriteSheet:
+    changes: dict[str, object] = {
+        "conditions": tuple(c for c in sheet.conditions if c not in gone),
+        "turn_timers": tuple(t for t in sheet.turn_timers if t.condition not in gone),
+    }
+    if "inebranlable" in gone and any(w.ignored for w in sheet.wounds):
+        changes["wounds"] = tuple(evolve(w, ignored=False) if w.ignored else w for w in sheet.wounds)
+    return evolve(sheet, **changes)
+
+
+def _end_conflict(sheet: SeveriteSheet, rs: SeveriteRules, ctx: Context, why: str) -> SeveriteSheet:
+    """« jusqu'à la fin du Conflit »: conflict- and turn-bound effects end, ignored wounds count again."""
+    gone = {c for c in sheet.conditions if c in rs.conditions and rs.conditions[c].duration in ("conflict", "turns")}
+    ignored = [w for w in sheet.wounds if w.ignored]
+    if not gone and not ignored:
+        return sheet
+    if gone:
+        ended = ", ".join(condition_label(c, rs) for c in sorted(gone))
+        ctx.say(f"{why} : {ended} {'prennent' if len(gone) > 1 else 'prend'} fin.")
+    if ignored:
+        ctx.say("Les blessures ignorées comptent de nouveau : " + ", ".join(wound_label(w, rs) for w in ignored) + ".")
+    sheet = _drop_conditions(sheet, gone)
+    if ignored:
+        sheet = evolve(sheet, wounds=tuple(evolve(w, ignored=False) if w.ignored else w for w in sheet.wounds))
+    if "stabilise" in gone and "inconscient" in sheet.conditions:
+        ctx.say(
+            f"{_name(sheet)} : l'état stable promis jusqu'à la fin du Conflit prend fin ; toujours sans "
+            "connaissance, il faut des soins importants (un traitement majeur de la Blessure Fatale)."
+        )
+    return sheet
+
+
+# --------------------------------------------------------------------------------------------------
+# The gauge going down
+# --------------------------------------------------------------------------------------------------
+
+
+def _heal_away(
+    sheet: SeveriteSheet, healed: list[Wound], rs: SeveriteRules, ctx: Context, *, removed: bool = False
+) -> SeveriteSheet:
+    """Healed wounds leave the sheet (``removed``: already taken off); a crippled limb stays crippled (a
+    sequel)."""
+    if not healed:
+        return sheet
+    sequels = list(sheet.sequels)
+    for wound in healed:
+        line = f"Blessure {wound_label(wound, rs)} guérie"
+        if wound.crippled:
+            where = _part_label(wound.body_part, rs) or "Membre"
+            sequel = f"{where} : {wound.handicap or rs.fatal.crippled_handicap}"
+            if len(sequels) < MAX_SEQUELS:
+                sequels.append(sequel[:MAX_SEQUEL])
+                line += " ; le membre reste invalide (séquelle)"
+            else:
+                line += f" ; le membre reste invalide (séquelle non notée : la fiche en compte déjà {MAX_SEQUELS})"
+        ctx.say(line + ".")
+    ctx.event("healed")
+    if removed:
+        return evolve(sheet, sequels=tuple(sequels)) if len(sequels) != len(sheet.sequels) else sheet
+    gone = {w.id for w in healed}
+    return evolve(sheet, wounds=tuple(w for w in sheet.wounds if w.id not in gone), sequels=tuple(sequels))
+
+
+def _lower_gauge(
+    sheet: SeveriteSheet,
+    count: int,
+    rs: SeveriteRules,
+    ctx: Context,
+    *,
+    prefer: int | None = None,
+    only: int | None = None,
+    heals: bool,
+) -> tuple[SeveriteSheet, int]:
+    """Remove up to ``count`` notches: from ``prefer`` first (or ``only`` that wound), then the
+    heaviest wounds. ``heals``: a wound brought to 0 notches this way is healed (supernatural care);
+    otherwise it stays until treated (adrenaline lowers stress, it does not close a wound).
+    """
+    if only is not None:
+        order = [_find_wound(sheet, only)]
+    else:
+        order = sorted(sheet.wounds, key=_HEAVIEST, reverse=True)
+        if prefer is not None:
+            at = next((i for i, w in enumerate(order) if w.id == prefer), None)
+            if at:
+                order.insert(0, order.pop(at))
+    left = count
+    lowered: dict[int, int] = {}
+    for wound in order:
+        if left <= 0:
+            break
+        notches = wound.notches
+        if notches:
+            take = notches if notches < left else left
+            lowered[wound.id] = notches - take
+            left -= take
+    gone: set[int] = set()
+    if heals:
+        gone = {i for i, n in lowered.items() if n == 0}
+        if only is not None and order[0].notches == 0:
+            gone.add(only)
+    if not lowered and not gone:
+        return sheet, 0
+    healed: list[Wound] = []
+    wounds: list[Wound] = []
+    for wound in sheet.wounds:
+        wid = wound.id
+        if wid in gone:
+            healed.append(wound)  # it leaves the sheet: its notches no longer matter
+        elif wid in lowered:
+            wounds.append(evolve(wound, notches=lowered[wid]))
+        else:
+            wounds.append(wound)
+    sheet = evolve(sheet, wounds=tuple(wounds))
+    return _heal_away(sheet, healed, rs, ctx, removed=True), count - left

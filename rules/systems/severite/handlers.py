@@ -1,0 +1,598 @@
+"""Sévérité's handlers: Puissance against Résistance, wounds, Ténacité, survival, care."""
+
+from __future__ import annotations
+
+from operator import attrgetter
+
+from rules.actions import ClearConditions, Damage, Heal, SetCondition
+from rules.errors import Refused
+from rules.model import Context, construct, evolve, fmt_int, plural, signed
+from rules.systems.severite.actions import (
+    DiagnoseWound,
+    EndConflict,
+    EraseWound,
+    InflictWound,
+    SetHandicap,
+    Strike,
+    SupernaturalHealing,
+    TenacityTest,
+    TreatWound,
+    WorseningRisk,
+)
+from rules.systems.severite.derive import handicap_penalty
+from rules.systems.severite.gauge import (
+    _alive,
+    _check_damage_type,
+    _check_part,
+    _drop_conditions,
+    _end_conflict,
+    _find_wound,
+    _grade_label,
+    _is_psychological,
+    _lower_gauge,
+    _name,
+    _put_condition,
+    _replace_wound,
+    condition_label,
+    grid,
+    power_grade,
+    protection,
+    success_level,
+    tier_of,
+    tier_rule,
+    tier_text,
+    trauma,
+    unknown,
+    wound_grade,
+    wound_label,
+)
+from rules.systems.severite.sheet import MAX_NOTCHES, MAX_SEVERITY, MAX_WOUND_ID, MAX_WOUNDS, SeveriteSheet, Wound
+from rules.systems.severite.table import SeveriteRules, WoundGrade
+
+_ID = attrgetter("id")
+
+
+def _tenacity_roll(sheet: SeveriteSheet, rs: SeveriteRules, ctx: Context, psychological: bool) -> tuple[int, str]:
+    """Défi de Ténacité: D10 + Physique (Mental) [+ D6 of a skill] [+ talent bonus]."""
+    attr_label = "Mental" if psychological else "Physique"
+    attr = sheet.mental if psychological else sheet.physique
+    roll = ctx.dice(1, rs.tests.attribute_die, "Défi de Ténacité")
+    total = roll.total + attr
+    parts = f"{roll.detail} {signed(attr)} ({attr_label})"
+    if sheet.tenacity_skill:
+        skill = ctx.dice(1, rs.tests.skill_die, "Compétence (Athlétisme, Endurance…)")
+        total += skill.total
+        parts += f" + {skill.detail} (Compétence)"
+    if sheet.tenacity_bonus:
+        total += sheet.tenacity_bonus
+        parts += f" {signed(sheet.tenacity_bonus)} (Talents)"
+    if rs.tenacity.handicaps_apply:
+        penalty = handicap_penalty(sheet)
+        if penalty:
+            total += penalty
+            parts += f" {signed(penalty)} (Handicaps)"
+    return total, parts
+
+
+def _tenacity(
+    sheet: SeveriteSheet,
+    rs: SeveriteRules,
+    ctx: Context,
+    *,
+    opposition: int,
+    against: str,
+    psychological: bool,
+    wound_id: int | None,
+) -> SeveriteSheet:
+    """A Défi de Ténacité and its result (003 § Ténacité)."""
+    blocking = [c for c in rs.tenacity.skipped_when if c in sheet.conditions]
+    if sheet.dead:
+        return sheet
+    if blocking:
+        labels = ", ".join(condition_label(c, rs) for c in blocking)
+        ctx.say(f"Pas de Défi de Ténacité pour {_name(sheet)}, déjà dans l'état : {labels}.")
+        return sheet
+    total, parts = _tenacity_roll(sheet, rs, ctx, psychological)
+    margin = total - opposition
+    head = f"Défi de Ténacité contre {against} ({opposition}) : {parts} = {fmt_int(total)}"
+    level_id = success_level(margin, rs)
+    if level_id is None:
+        # « Si le Défi est échoué, vous êtes hors combat … incapable d'agir jusqu'à la fin du Conflit. »
+        cid = rs.tenacity.failure_condition
+        ctx.say(f"{head} → échec : {condition_label(cid, rs).lower()} jusqu'à la fin du Conflit.")
+        ctx.event("out_of_combat")
+        return _put_condition(sheet, cid, rs)
+    level = rs.success_levels[level_id]
+    result = rs.tenacity_results[level.tenacity]
+    ctx.say(f"{head} → réussite {level.label} (différence {margin}) : Ténacité {result.label}. {result.effect}")
+    ctx.event(f"tenacity_{level.tenacity}")
+    if result.condition is not None:
+        sheet = _put_condition(sheet, result.condition, rs)
+    if result.ignores_wound and wound_id is not None:
+        sheet = _replace_wound(sheet, evolve(_find_wound(sheet, wound_id), ignored=True))
+    if result.notches:
+        before = trauma(sheet)
+        sheet, removed = _lower_gauge(sheet, result.notches, rs, ctx, prefer=wound_id, heals=False)
+        if removed:
+            ctx.say(f"Jauge de Trauma : {before} → {before - removed} ({plural(removed, 'cran')} en moins).")
+    return sheet
+
+
+def _test_needed(before: int, after: int, grade: WoundGrade, rs: SeveriteRules) -> tuple[int, str] | None:
+    """Whether a new wound calls for a Défi de Ténacité, and against what.
+
+    « Au fur et à mesure que celle-ci augmente, vous serez susceptible de faire un Défi » — a wound
+    tests when the gauge enters a tier that asks one (``new_tier``), or always (Grave: « résulte
+    systématiquement en un Défi de Ténacité »).
+    """
+    if grade.test == "never" or (after <= before and grade.test != "always"):
+        return None
+    tier = tier_of(after, rs)
+    label, opposition = tier_rule(tier, rs)
+    if grade.test == "always":
+        if opposition is None:
+            # A tier without test (a house table): the first Opposition of the gauge.
+            first = next((t for t in rs.trauma.tiers if t.opposition is not None), None)
+            if first is None or first.opposition is None:
+                return rs.trauma.beyond.opposition, rs.trauma.beyond.label
+            return first.opposition, first.label
+        return opposition, label
+    if opposition is None:
+        return None
+    if tier > tier_of(before, rs):
+        return opposition, label
+    if tier > len(rs.trauma.tiers) and rs.trauma.beyond.every_wound_tests:
+        return opposition, label
+    return None
+
+
+def _die(sheet: SeveriteSheet, ctx: Context, why: str) -> SeveriteSheet:
+    ctx.say(f"{_name(sheet)} meurt ({why}).")
+    ctx.event("died")
+    return evolve(sheet, dead=True, turn_timers=(), conditions=())
+
+
+def _add_wound(
+    sheet: SeveriteSheet,
+    rs: SeveriteRules,
+    ctx: Context,
+    *,
+    grade_id: str,
+    severity: int | None,
+    body_part: str | None,
+    damage_type: str | None,
+    psychological: bool,
+    handicap: str,
+    handicap_penalty: int,
+    note: str,
+    test: bool = True,
+) -> SeveriteSheet:
+    """A Blessure of ``grade_id`` lands: the gauge, the Fatale rules, the Défi de Ténacité."""
+    grade = rs.grades[grade_id]
+    where = (grid(rs).part_texts.get(body_part) or f" ({body_part})") if body_part else ""
+    if handicap and grade.handicap == "never":
+        ctx.say(f"Une Blessure {grade.label} ne laisse pas de Handicap : « {handicap} » n'est pas retenu.")
+        handicap, handicap_penalty = "", 0
+    if grade.notches == 0 and not grade.recorded and not grade.fatal:
+        # « Il n'est pas systématique de prendre note de ces Blessures, car elles ne provoquent aucune séquelle. »
+        ctx.say(f"Blessure {grade.label}{where} : effet insignifiant, non notée sur la fiche.")
+        ctx.event("wound")
+        return sheet
+    vital = body_part is None or (body_part in rs.body_parts and rs.body_parts[body_part].vital)
+    crippled = grade.fatal and not vital
+    if crippled and not handicap:
+        handicap = rs.fatal.crippled_handicap
+    if len(sheet.wounds) >= MAX_WOUNDS:
+        raise Refused(f"La fiche compte déjà {MAX_WOUNDS} blessures : effacez celles qui n'ont plus lieu d'être.")
+    wound_id = max(map(_ID, sheet.wounds), default=0) + 1
+    if wound_id > MAX_WOUND_ID:
+        raise Refused("Numéros de blessure épuisés : renumérotez les blessures de la fiche.")
+    before = trauma(sheet)
+    # Built without re-validation, like ``evolve``: the values are checked here and by the actions.
+    wound = construct(
+        Wound,
+        id=wound_id,
+        grade=grade_id,
+        notches=grade.notches,
+        severity=None if severity is None else min(severity, MAX_SEVERITY),
+        body_part=body_part,
+        damage_type=damage_type,
+        psychological=psychological,
+        handicap=handicap,
+        handicap_penalty=handicap_penalty if handicap else 0,
+        crippled=crippled,
+        note=note,
+    )
+    after = before + wound.notches
+    sheet = evolve(sheet, wounds=(*sheet.wounds, wound))
+    ctx.event("wound")
+    ctx.say(
+        f"Blessure {grade.label}{where} : {signed(wound.notches)} {'crans' if wound.notches > 1 else 'cran'} "
+        f"de Trauma ({before} → {after}, {tier_text(after, rs)})."
+    )
+    if handicap:
+        penalty = f" ({signed(wound.handicap_penalty)})" if wound.handicap_penalty else ""
+        ctx.say(f"Handicap : {handicap}{penalty}.")
+    elif grade.handicap == "likely" and not (grade.fatal and vital):
+        ctx.say("Le Meneur de Jeu peut imposer un Handicap à cette Blessure.")
+    if grade.fatal:
+        if vital:
+            # « Quand elle est infligée sur une zone vitale elle peut tuer sur le coup »
+            if sheet.is_npc:
+                return _die(sheet, ctx, f"Blessure {grade.label} sur une zone vitale")
+            return _survival(sheet, wound, rs, ctx)
+        ctx.say("Le membre touché est rendu complètement invalide, ou sectionné.")
+        ctx.event("crippled")
+    if not test:
+        return sheet
+    needed = _test_needed(before, after, grade, rs)
+    if needed is None:
+        if grade.test != "never":
+            ctx.say(f"Pas de Défi de Ténacité ({tier_text(after, rs)}).")
+        return sheet
+    opposition, against = needed
+    return _tenacity(
+        sheet, rs, ctx, opposition=opposition, against=against, psychological=psychological, wound_id=wound.id
+    )
+
+
+def _survival(sheet: SeveriteSheet, wound: Wound, rs: SeveriteRules, ctx: Context) -> SeveriteSheet:
+    """« un jet de Survie à l'aide du D20 … égaliser ou dépasser ce montant … supérieure à 19 … un 20 »."""
+    if wound.severity is None:
+        raise Refused("Le jet de Survie demande la Sévérité de la Blessure Fatale : indiquez-la.")
+    needed = min(wound.severity, rs.survival.needed_cap)
+    roll = ctx.dice(1, rs.survival.die, "Jet de Survie")
+    if roll.total < needed:
+        ctx.say(f"Jet de Survie : {roll.detail} contre {needed} (Sévérité {wound.severity}) → échec.")
+        return _die(sheet, ctx, f"Blessure {_grade_label(wound.grade, rs)}, jet de Survie raté")
+    ctx.say(
+        f"Jet de Survie : {roll.detail} contre {needed} (Sévérité {wound.severity}) → réussite : "
+        "perd connaissance, mais son état reste stable jusqu'à la fin du Conflit."
+    )
+    ctx.event("survived")
+    sheet = _replace_wound(sheet, evolve(wound, survived=True))
+    sheet = _put_condition(sheet, "inconscient", rs)
+    return _put_condition(sheet, "stabilise", rs)
+
+
+def _inflict(
+    sheet: SeveriteSheet,
+    severity: int,
+    rs: SeveriteRules,
+    ctx: Context,
+    *,
+    body_part: str | None,
+    damage_type: str | None,
+    handicap: str = "",
+    handicap_penalty: int = 0,
+    note: str = "",
+) -> SeveriteSheet:
+    """A Sévérité lands on the character."""
+    if severity < 0:
+        # « Si le résultat est négatif, cela signifie que l'attaque n'a pas causé suffisamment de
+        #   dommages pour créer une Blessure. »
+        ctx.say(f"Sévérité {fmt_int(severity)} : pas assez de dommages pour créer une Blessure.")
+        ctx.event("no_wound")
+        return sheet
+    grade_id = wound_grade(severity, rs)
+    return _add_wound(
+        sheet,
+        rs,
+        ctx,
+        grade_id=grade_id,
+        severity=severity,
+        body_part=body_part,
+        damage_type=damage_type,
+        psychological=_is_psychological(damage_type, rs),
+        handicap=handicap,
+        handicap_penalty=handicap_penalty,
+        note=note,
+    )
+
+
+# --------------------------------------------------------------------------------------------------
+# Handlers
+# --------------------------------------------------------------------------------------------------
+
+
+def strike(sheet: SeveriteSheet, action: Strike, ctx: Context) -> SeveriteSheet:
+    """003 § Puissance contre Résistance."""
+    rs: SeveriteRules = ctx.ruleset
+    _check_damage_type(action.damage_type, rs)
+    _check_part(action.body_part, rs)
+    part = rs.body_parts[action.body_part]
+    if action.vital_zone and not part.vital:
+        vital_parts = ", ".join(p.label.lower() for p in rs.body_parts.values() if p.vital) or "aucune"
+        raise Refused(
+            f"{part.label} n'est pas une zone vitale (zones vitales : {vital_parts}) : "
+            "le Modificateur de zone vitale ne s'accorde pas."
+        )
+    if sheet.dead:
+        ctx.say(f"{_name(sheet)} n'est plus en vie : l'attaque est sans effet.")
+        return sheet
+    pw = rs.power
+    grade_id = power_grade(action.margin, rs)
+    grade = pw.grades[grade_id]
+    # « Le jet de Puissance comprend systématiquement un D4 »
+    base = ctx.dice(1, pw.base_die, "Puissance")
+    power = base.total
+    parts = [base.detail]
+    if grade.adds_modifiers:
+        if action.damage_modifier:
+            power += action.damage_modifier
+            parts.append(f"{signed(action.damage_modifier)} (mod. de dégâts)")
+        # « Une frappe portée sur une zone vitale peut se voir octroyer un Modificateur de plus. »: the
+        # GM's choice for each strike (issue 14), worth the table's value.
+        if action.vital_zone and pw.vital_zone_modifier:
+            power += pw.vital_zone_modifier
+            parts.append(f"{signed(pw.vital_zone_modifier)} (zone vitale)")
+    elif action.damage_modifier or action.vital_zone:
+        # « Une Puissance Molle n'apporte aucun ajout en dehors du D4. »
+        parts.append("(aucun ajout en dehors du dé : ni Modificateur de dégâts, ni de zone vitale)")
+    if grade.extra_dice:
+        extra = ctx.dice(grade.extra_dice, pw.extra_die, "Puissance")
+        power += extra.total
+        parts.append(f"+ {extra.detail}")
+    for _ in range(grade.efficacy_dice):
+        # « un D8 d'Efficacité au jet de Puissance avec Facilité »: rolled again, the best is kept.
+        tries = [ctx.dice(1, pw.efficacy_die, "Efficacité (Facilité)") for _ in range(pw.facility_rolls)]
+        best = max(t.total for t in tries)
+        power += best
+        shown = ", ".join(str(t.total) for t in tries)
+        parts.append(f"+ {best} (D{pw.efficacy_die} d'Efficacité avec Facilité : {shown}, le meilleur)")
+    ctx.say(f"Puissance {grade.label} (différence {action.margin}) : {' '.join(parts)} = {fmt_int(power)}.")
+    # « un jet de un D4 auquel s'ajoute un Modificateur de protection »
+    die = ctx.dice(1, rs.resistance.die, "Résistance")
+    prot, names = protection(sheet, action.body_part, action.damage_type, rs)
+    resistance = die.total + prot
+    dtype = rs.damage_types[action.damage_type].label
+    shield = (
+        f" + {prot} ({', '.join(names)}, {dtype.lower()})" if prot else f" (aucune protection : {part.label.lower()})"
+    )
+    ctx.say(f"Résistance : {die.detail}{shield} = {fmt_int(resistance)}.")
+    severity = power - resistance
+    ctx.say(f"Sévérité = {fmt_int(power)} − {fmt_int(resistance)} = {fmt_int(severity)}.")
+    return _inflict(
+        sheet,
+        severity,
+        rs,
+        ctx,
+        body_part=action.body_part,
+        damage_type=action.damage_type,
+        handicap=action.handicap,
+        handicap_penalty=action.handicap_penalty,
+        note=action.note,
+    )
+
+
+def damage(sheet: SeveriteSheet, action: Damage, ctx: Context) -> SeveriteSheet:
+    """The common « Dégâts »: here ``amount`` is a Sévérité already worked out at the table."""
+    rs: SeveriteRules = ctx.ruleset
+    if action.nonlethal:
+        raise Refused("Sévérité ne compte pas de dégâts non létaux : chaque coup donne une Sévérité.")
+    _check_damage_type(action.damage_type, rs)
+    _check_part(action.body_part, rs)
+    for _ in range(action.hits):
+        if sheet.dead:
+            ctx.say(f"{_name(sheet)} n'est plus en vie : coup sans effet.")
+            break
+        amount = ctx.amount(action.amount, "Sévérité", minimum=None)
+        if not amount.given:
+            ctx.say(f"Sévérité : {amount.detail}.")
+        sheet = _inflict(sheet, amount.total, rs, ctx, body_part=action.body_part, damage_type=action.damage_type)
+    return sheet
+
+
+def inflict_wound(sheet: SeveriteSheet, action: InflictWound, ctx: Context) -> SeveriteSheet:
+    rs: SeveriteRules = ctx.ruleset
+    if action.grade not in rs.grades:
+        raise unknown("Degré de Blessure inconnu", action.grade, (g.label for g in rs.grades.values()))
+    _check_part(action.body_part, rs)
+    _check_damage_type(action.damage_type, rs)
+    _alive(sheet, "recevoir une blessure")
+    grade = rs.grades[action.grade]
+    if action.severity is not None and wound_grade(action.severity, rs) != action.grade:
+        other = _grade_label(wound_grade(action.severity, rs), rs)
+        raise Refused(f"Une Sévérité de {action.severity} donne une Blessure {other}, pas {grade.label}.")
+    if action.handicap and grade.handicap == "never":
+        raise Refused(f"Une Blessure {grade.label} ne laisse pas de Handicap.")
+    return _add_wound(
+        sheet,
+        rs,
+        ctx,
+        grade_id=action.grade,
+        severity=action.severity,
+        body_part=action.body_part,
+        damage_type=action.damage_type,
+        psychological=action.psychological or _is_psychological(action.damage_type, rs),
+        handicap=action.handicap,
+        handicap_penalty=action.handicap_penalty,
+        note=action.note,
+        test=action.tenacity_test,
+    )
+
+
+def tenacity_test(sheet: SeveriteSheet, action: TenacityTest, ctx: Context) -> SeveriteSheet:
+    rs: SeveriteRules = ctx.ruleset
+    _alive(sheet, "Défi de Ténacité")
+    if action.opposition is not None:
+        return _tenacity(
+            sheet,
+            rs,
+            ctx,
+            opposition=action.opposition,
+            against="l'Opposition choisie",
+            psychological=action.psychological,
+            wound_id=None,
+        )
+    notches = trauma(sheet)
+    label, opposition = tier_rule(tier_of(notches, rs), rs)
+    if opposition is None:
+        raise Refused(f"Aucun Défi de Ténacité n'est nécessaire ({tier_text(notches, rs)}).")
+    return _tenacity(
+        sheet, rs, ctx, opposition=opposition, against=label, psychological=action.psychological, wound_id=None
+    )
+
+
+def treat_wound(sheet: SeveriteSheet, action: TreatWound, ctx: Context) -> SeveriteSheet:
+    """« Pour qu'une Blessure puisse guérir, il est nécessaire que celle-ci soit traitée »."""
+    rs: SeveriteRules = ctx.ruleset
+    _alive(sheet, "soigner")
+    if action.treatment not in rs.treatments:
+        raise unknown("Traitement inconnu", action.treatment, (t.label for t in rs.treatments.values()))
+    wound = _find_wound(sheet, action.wound_id)
+    treatment = rs.treatments[action.treatment]
+    line = f"Blessure {wound_label(wound, rs)} traitée : {treatment.label.lower()}"
+    if wound.treatment is not None and wound.treatment != action.treatment:
+        previous = rs.treatments.get(wound.treatment)
+        line += f" (au lieu de : {(previous.label if previous else wound.treatment).lower()})"
+    ctx.say(line + " ; elle guérira au repos.")
+    changes: dict[str, object] = {"treatment": action.treatment}
+    if action.diagnosis:
+        changes["diagnosis"] = action.diagnosis
+        ctx.say(f"Diagnostic : {action.diagnosis}")
+    sheet = _replace_wound(sheet, evolve(wound, **changes))
+    if wound.survived and treatment.major and rs.survival.wake_on_major_treatment and "inconscient" in sheet.conditions:
+        # « Il aura bien évidemment besoin de soin important afin de récupérer. »
+        ctx.say(f"Soin important reçu : {_name(sheet)} reprend conscience.")
+        sheet = _drop_conditions(sheet, {"inconscient", "stabilise"})
+    return sheet
+
+
+def diagnose_wound(sheet: SeveriteSheet, action: DiagnoseWound, ctx: Context) -> SeveriteSheet:
+    rs: SeveriteRules = ctx.ruleset
+    wound = _find_wound(sheet, action.wound_id)
+    ctx.say(f"Diagnostic de la blessure {wound_label(wound, rs)} : {action.diagnosis or '(effacé)'}")
+    return _replace_wound(sheet, evolve(wound, diagnosis=action.diagnosis))
+
+
+def set_handicap(sheet: SeveriteSheet, action: SetHandicap, ctx: Context) -> SeveriteSheet:
+    rs: SeveriteRules = ctx.ruleset
+    wound = _find_wound(sheet, action.wound_id)
+    grade = rs.grades.get(wound.grade)
+    if action.handicap and grade is not None and grade.handicap == "never":
+        raise Refused(f"Une Blessure {grade.label} ne laisse pas de Handicap.")
+    if not action.handicap:
+        ctx.say(f"Handicap retiré de la blessure {wound_label(wound, rs)}.")
+        return _replace_wound(sheet, evolve(wound, handicap="", handicap_penalty=0))
+    penalty = f" ({signed(action.penalty)})" if action.penalty else ""
+    ctx.say(f"Handicap sur la blessure {wound_label(wound, rs)} : {action.handicap}{penalty}.")
+    return _replace_wound(sheet, evolve(wound, handicap=action.handicap, handicap_penalty=action.penalty))
+
+
+def worsening_risk(sheet: SeveriteSheet, action: WorseningRisk, ctx: Context) -> SeveriteSheet:
+    """« le Meneur de Jeu peut demander … un Défi de Ténacité lorsqu'un personnage … prend le risque
+    d'empirer son état »; untreated wounds « pourraient même s'aggraver »."""
+    rs: SeveriteRules = ctx.ruleset
+    _alive(sheet, "risquer d'aggraver une blessure")
+    wound = _find_wound(sheet, action.wound_id)
+    if wound.treatment is not None:
+        raise Refused(f"La blessure {wound_label(wound, rs)} est traitée : elle ne s'aggrave pas.")
+    if action.opposition is not None:
+        opposition, against = action.opposition, "l'Opposition choisie"
+    else:
+        notches = trauma(sheet)
+        against, found = tier_rule(tier_of(notches, rs), rs)
+        if found is None:
+            raise Refused(f"Aucun Défi de Ténacité n'est nécessaire ({tier_text(notches, rs)}).")
+        opposition = found
+    total, parts = _tenacity_roll(sheet, rs, ctx, wound.psychological)
+    if total >= opposition:
+        ctx.say(f"Risque d'aggravation contre {against} ({opposition}) : {parts} = {fmt_int(total)} → réussite.")
+        return sheet
+    ctx.say(f"Risque d'aggravation contre {against} ({opposition}) : {parts} = {fmt_int(total)} → échec.")
+    order = list(rs.grades)
+    here = order.index(wound.grade) if wound.grade in order else len(order)
+    top = order.index(rs.worsening.max_grade)
+    if here >= top:
+        ctx.say(f"La blessure {wound_label(wound, rs)} ne peut s'aggraver davantage.")
+        return sheet
+    new_grade = order[here + 1]
+    added = max(0, rs.grades[new_grade].notches - rs.grades[wound.grade].notches)
+    before = trauma(sheet)
+    added = min(added, MAX_NOTCHES - wound.notches)
+    worse = evolve(wound, grade=new_grade, notches=wound.notches + added)
+    ctx.say(
+        f"La blessure {wound_label(wound, rs)} s'aggrave : {_grade_label(new_grade, rs)}, "
+        f"{signed(added)} crans ({before} → {before + added}, {tier_text(before + added, rs)})."
+    )
+    ctx.event("worsened")
+    return _replace_wound(sheet, worse)
+
+
+def supernatural_healing(sheet: SeveriteSheet, action: SupernaturalHealing, ctx: Context) -> SeveriteSheet:
+    """« En fonction de son niveau de réussite, cette Action accordera le retrait de cran de Trauma. »"""
+    rs: SeveriteRules = ctx.ruleset
+    _alive(sheet, "soigner")
+    if action.success_level not in rs.success_levels:
+        raise unknown("Niveau de réussite inconnu", action.success_level, (s.label for s in rs.success_levels.values()))
+    level = rs.success_levels[action.success_level]
+    if action.wound_id is not None:
+        _find_wound(sheet, action.wound_id)
+    before = trauma(sheet)
+    ctx.say(f"Soins surnaturels, réussite {level.label} : jusqu'à {plural(level.healing_notches, 'cran')} retirés.")
+    sheet, removed = _lower_gauge(sheet, level.healing_notches, rs, ctx, only=action.wound_id, heals=True)
+    ctx.say(f"Jauge de Trauma : {before} → {before - removed}.")
+    return sheet
+
+
+def heal(sheet: SeveriteSheet, action: Heal, ctx: Context) -> SeveriteSheet:
+    """The common « Soins »: only supernatural care lowers the gauge directly, ``amount`` notches."""
+    rs: SeveriteRules = ctx.ruleset
+    if not action.magical:
+        raise Refused(
+            "Dans Sévérité, la jauge de Trauma ne baisse qu'au repos (blessures traitées) ou par des soins "
+            "surnaturels : traitez la blessure, ou cochez « magique »."
+        )
+    _alive(sheet, "soigner")
+    amount = ctx.amount(action.amount, "Crans retirés")
+    if amount.total < 0:
+        raise Refused(f"Retirer {amount.total} crans n'a pas de sens.")
+    before = trauma(sheet)
+    sheet, removed = _lower_gauge(sheet, amount.total, rs, ctx, heals=True)
+    ctx.say(f"Soins surnaturels : {plural(removed, 'cran')} de Trauma retirés ({before} → {before - removed}).")
+    return sheet
+
+
+def end_conflict(sheet: SeveriteSheet, action: EndConflict, ctx: Context) -> SeveriteSheet:
+    rs: SeveriteRules = ctx.ruleset
+    new = _end_conflict(sheet, rs, ctx, "Fin du Conflit")
+    if new is sheet:
+        ctx.say("Fin du Conflit : aucun effet en cours.")
+    return new
+
+
+def erase_wound(sheet: SeveriteSheet, action: EraseWound, ctx: Context) -> SeveriteSheet:
+    rs: SeveriteRules = ctx.ruleset
+    wound = _find_wound(sheet, action.wound_id)
+    ctx.say(f"Blessure {wound_label(wound, rs)} effacée de la fiche.")
+    return evolve(sheet, wounds=tuple(w for w in sheet.wounds if w.id != wound.id))
+
+
+def set_condition(sheet: SeveriteSheet, action: SetCondition, ctx: Context) -> SeveriteSheet:
+    rs: SeveriteRules = ctx.ruleset
+    cid = action.condition
+    if cid not in rs.conditions:
+        raise Refused(f"État inconnu : « {cid} ».")
+    label = rs.conditions[cid].label
+    if action.active:
+        _alive(sheet, "changer d'état")
+        if cid in sheet.conditions:
+            ctx.say(f"{label} : déjà en place.")
+            return sheet
+        ctx.say(f"État {label} ajouté.")
+        return _put_condition(sheet, cid, rs)
+    if cid not in sheet.conditions:
+        ctx.say(f"{label} : n'était pas en place.")
+        return sheet
+    ctx.say(f"État {label} retiré.")
+    return _drop_conditions(sheet, {cid})
+
+
+def clear_conditions(sheet: SeveriteSheet, action: ClearConditions, ctx: Context) -> SeveriteSheet:
+    rs: SeveriteRules = ctx.ruleset
+    if not sheet.conditions:
+        ctx.say("Aucun état à retirer.")
+        return sheet
+    ctx.say("États retirés : " + ", ".join(condition_label(c, rs) for c in sheet.conditions) + ".")
+    return _drop_conditions(sheet, set(sheet.conditions))

@@ -1,0 +1,147 @@
+"""Time in Sévérité: turns going by, rests, the clock."""
+
+from __future__ import annotations
+
+from rules.actions import AdvanceTime, EndRound, LongRest, StartTurn
+from rules.errors import Refused
+from rules.model import Context, evolve, plural
+from rules.systems.severite.gauge import (
+    _alive,
+    _end_conflict,
+    _heal_away,
+    _name,
+    condition_label,
+    trauma,
+    unknown,
+    wound_label,
+)
+from rules.systems.severite.sheet import SeveriteSheet, TurnTimer, Wound
+from rules.systems.severite.table import SeveriteRules
+
+
+def _pass_turns(sheet: SeveriteSheet, turns: int, rs: SeveriteRules, ctx: Context) -> SeveriteSheet:
+    """``turns`` ends of turn go by: turn-bound conditions count down and end."""
+    if turns <= 0 or not sheet.turn_timers:
+        return sheet
+    kept: list[TurnTimer] = []
+    ended: list[str] = []
+    for timer in sheet.turn_timers:
+        if timer.turns > turns:
+            kept.append(evolve(timer, turns=timer.turns - turns))
+        else:
+            ended.append(timer.condition)
+    if ended:
+        ctx.say("Prend fin : " + ", ".join(condition_label(c, rs) for c in ended) + ".")
+    return evolve(
+        sheet,
+        conditions=tuple(c for c in sheet.conditions if c not in ended),
+        turn_timers=tuple(kept),
+    )
+
+
+def rest(sheet: SeveriteSheet, action: LongRest, ctx: Context) -> SeveriteSheet:
+    """« Lors de son prochain repos le personnage verra sa jauge de Trauma diminuer d'un cran pour
+    chaque Blessure traitée. » Untreated wounds « ne guériront pas avec du repos »."""
+    rs: SeveriteRules = ctx.ruleset
+    rules = rs.rest
+    hour = rs.time_units["hour"]
+    _alive(sheet, "se reposer")
+    if action.hours < rules.min_hours:
+        raise Refused(f"Un repos dure au moins {plural(rules.min_hours, 'heure')}.")
+    end = sheet.clock + action.hours * hour
+    if sheet.last_rest_end is not None and rules.cooldown_hours:
+        since = end - sheet.last_rest_end
+        if since < rules.cooldown_hours * hour:
+            wait = rules.cooldown_hours * hour - since
+            raise Refused(
+                f"Un seul repos par période de {rules.cooldown_hours} heures : encore {-(-wait // hour)} h à attendre."
+            )
+    if rules.ends_conflict:
+        sheet = _end_conflict(sheet, rs, ctx, "Le repos met fin au Conflit")
+    sheet = _pass_turns(sheet, action.hours * hour // rs.time_units["turn"], rs, ctx)
+    sheet = evolve(sheet, clock=end)
+    if action.interrupted:
+        ctx.say(f"Repos interrompu : {plural(action.hours, 'heure')} sans bénéfice.")
+        return sheet
+    ctx.say(f"Repos de {plural(action.hours, 'heure')}.")
+    before = trauma(sheet)
+    per = rules.notches_per_treated_wound
+    wounds: list[Wound] = []
+    healed: list[Wound] = []
+    lowered: list[str] = []
+    untreated: list[str] = []
+    for wound in sheet.wounds:
+        if wound.treatment is None:
+            untreated.append(wound_label(wound, rs))
+            wounds.append(wound)
+            continue
+        drop = min(per, wound.notches)
+        left = wound.notches - drop
+        if drop:
+            lowered.append(f"{wound_label(wound, rs)} {wound.notches} → {left}")
+        if left == 0:
+            healed.append(evolve(wound, notches=0))
+        else:
+            wounds.append(evolve(wound, notches=left))
+    sheet = evolve(sheet, wounds=tuple(wounds), last_rest_end=end)
+    after = trauma(sheet)
+    if lowered:
+        ctx.say(f"Blessures traitées : jauge de Trauma {before} → {after} (" + " ; ".join(lowered) + ").")
+    elif not healed:
+        ctx.say("Aucune blessure traitée : la jauge de Trauma ne baisse pas.")
+    if untreated:
+        ctx.say("Non traitées, elles ne guérissent pas avec le repos : " + ", ".join(untreated) + ".")
+    return _heal_away(sheet, healed, rs, ctx)
+
+
+def advance_time(sheet: SeveriteSheet, action: AdvanceTime, ctx: Context) -> SeveriteSheet:
+    rs: SeveriteRules = ctx.ruleset
+    if action.unit not in rs.time_units:
+        raise unknown("Unité de temps inconnue", action.unit, (rs.time_labels.get(k, k) for k in rs.time_units))
+    seconds = action.count * rs.time_units[action.unit]
+    label = rs.time_labels.get(action.unit, action.unit)
+    ctx.say(f"Le temps passe : {action.count} {label}{'s' if action.count > 1 else ''}.")
+    sheet = _pass_turns(sheet, seconds // rs.time_units["turn"], rs, ctx)
+    return evolve(sheet, clock=sheet.clock + seconds)
+
+
+def start_turn(sheet: SeveriteSheet, action: StartTurn, ctx: Context) -> SeveriteSheet:
+    """The start of this character's turn in a Conflict (the GM table's « Tour suivant »).
+
+    No rule of the seed acts at the start of a turn: what lasts « jusqu'à la fin du prochain tour » counts
+    ends of turn (``end_round``). The journal tells the table whether the character may act this turn and
+    why not (note V23); the sheet does not change.
+    """
+    rs: SeveriteRules = ctx.ruleset
+    name = _name(sheet)
+    if sheet.dead:
+        ctx.say(f"Début du tour : {name} n'est plus en vie.")
+        return sheet
+    timers = {t.condition: t.turns for t in sheet.turn_timers}
+    idle = []
+    for cid in sheet.conditions:
+        rule = rs.conditions.get(cid)
+        if rule is None or not rule.no_action:
+            continue
+        if cid in timers:
+            idle.append(f"{rule.label}, encore {plural(timers[cid], 'fin de tour', 'fins de tour')}")
+        elif rule.duration == "conflict":
+            idle.append(f"{rule.label}, jusqu'à la fin du Conflit")
+        else:
+            idle.append(rule.label)
+    if idle:
+        ctx.say(f"Début du tour de {name} : pas d'Action ce tour-ci (" + " ; ".join(idle) + ").")
+    else:
+        ctx.say(f"Début du tour de {name} : peut agir.")
+    return sheet
+
+
+def end_round(sheet: SeveriteSheet, action: EndRound, ctx: Context) -> SeveriteSheet:
+    """The end of one turn for this character (the GM table's « Round suivant »; Sévérité's round unit is
+    the turn): turn-bound conditions count one end of turn and may end, the clock moves one turn. With
+    ``start_turn`` before it, the same as ``AdvanceTime(unit="turn")`` (note V23)."""
+    rs: SeveriteRules = ctx.ruleset
+    seconds = rs.time_units["turn"]
+    ctx.say(f"Fin du tour ({rs.time_labels.get('turn', 'tour')} de {seconds} s).")
+    sheet = _pass_turns(sheet, 1, rs, ctx)
+    return evolve(sheet, clock=sheet.clock + seconds)
