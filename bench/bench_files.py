@@ -199,6 +199,14 @@ def hostile(full: bool, only: list[str] | None, timeout: float = 300, big_only: 
             f"hostile corpus, big files (a fresh process each; target ≤ {TARGET_SECONDS:.0f} s, "
             f"≤ {TARGET_PEAK_MB:.0f} Mo):"
         )
+        # How busy the machine is: the times above scale with it (the target is for a quiet core).
+        reference = files.encode_document(npc_table(1000))
+        loads_ms = best_ms(lambda: json.loads(reference), 5)
+        load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+        print(
+            f"  machine: load average {load:.1f} on {os.cpu_count()} cores; json.loads of the 1,000-NPC table "
+            f"({len(reference) / 1e6:.1f} MB): {loads_ms:.0f} ms"
+        )
         print(f"  {'file':<32} {'size':>8} {'time':>8} {'peak':>8} {'base':>6}  outcome")
         for item in corpus.big_files():
             if only and item.name not in only:
