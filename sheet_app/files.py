@@ -602,12 +602,21 @@ def _bounded_int(digits: str) -> int:
     return int(digits)
 
 
-_LONG_DIGITS = re.compile(rf"\d{{{MAX_INT_DIGITS + 1}}}")
+# Every digit as « 0 », everything else as a blank: a run of too many digits is then one ``find``
+# (a regular expression would try each of millions of short numbers in turn: seconds).
+_DIGITS_ONLY = bytes(ord("0") if chr(b).isdigit() and b < 128 else ord(" ") for b in range(256))
+_TOO_MANY_DIGITS = b"0" * (MAX_INT_DIGITS + 1)
 
 
-def _loads(text: str, **hooks: Any) -> Any:
-    """``json.loads`` with every failure worded in French, with its line."""
-    if _LONG_DIGITS.search(text):  # else no integer can be too long: the C parser alone
+def _long_digits(raw: bytes) -> bool:
+    """Whether ``raw`` holds a run of more than ``MAX_INT_DIGITS`` digits (in a number or a text)."""
+    return raw.translate(_DIGITS_ONLY).find(_TOO_MANY_DIGITS) >= 0
+
+
+def _loads(text: str, long_digits: bool = True, **hooks: Any) -> Any:
+    """``json.loads`` with every failure worded in French, with its line (``long_digits``: the text
+    may hold a number too long, checked while parsing; else the C parser alone)."""
+    if long_digits:
         hooks["parse_int"] = _bounded_int
     try:
         return json.loads(text, parse_constant=_refuse_constant, **hooks)
@@ -658,7 +667,8 @@ def _parse(raw: bytes, text: str) -> tuple[Any, bool]:
         kept += len(made)
         return made
 
-    data = _loads(text, object_hook=count)
+    long_digits = _long_digits(raw)
+    data = _loads(text, long_digits, object_hook=count)
     if kept == _name_marks(raw):
         return data, False
     repeated = False
@@ -674,7 +684,7 @@ def _parse(raw: bytes, text: str) -> tuple[Any, bool]:
         twice.repeated = list(dict.fromkeys(k for k, _ in pairs if k in seen or seen.add(k)))  # type: ignore[func-returns-value]
         return twice
 
-    return _loads(text, object_pairs_hook=make_object), repeated
+    return _loads(text, long_digits, object_pairs_hook=make_object), repeated
 
 
 # --- where a problem is: lines of many locations in one pass over the text -------------------------
