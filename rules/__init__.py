@@ -60,6 +60,7 @@ from rules.info import (
 )
 from rules.model import SECRET_MARK, Context, Derived, Explained, Outcome, SheetBase, evolve, fmt_int, signed
 from rules.ruleset import load_ruleset
+from rules.strict import twin_adapter
 from rules.strict import type_twin as strict_types
 from rules.systems import REGISTRY, System
 
@@ -252,7 +253,7 @@ def sheet_from_data(data: Any, *, strict: bool = False) -> Sheet:
             sheet_type = REGISTRY[sys_id].sheet_type
     try:
         if strict and sheet_type is not None:
-            strict_types(sheet_type).validate_python(data, strict=True)
+            twin_adapter(sheet_type).validate_python(data, strict=True)
         if sheet_type is not None:
             return sheet_type.model_validate(data)
         return _sheet_adapter().validate_python(data)

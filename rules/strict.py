@@ -90,8 +90,14 @@ def _twin_dict(model: type[BaseModel]) -> Any:
     return twin_dict
 
 
+def type_twin(model: type[BaseModel]) -> Any:
+    """The strict type twin of ``model`` (cached): a typed dict, to validate with ``strict=True``
+    (``TypeAdapter(type_twin(m)).validate_python(data, strict=True)``, or as part of a bigger type):
+    pydantic's ``ValidationError`` (same locations as the model's) where a type is not exact."""
+    return _twin_dict(model)
+
+
 @functools.cache
-def type_twin(model: type[BaseModel]) -> TypeAdapter[Any]:
-    """The strict type twin of ``model`` (cached): ``type_twin(m).validate_python(data, strict=True)``
-    raises pydantic's ``ValidationError`` (same locations as the model's) where a type is not exact."""
+def twin_adapter(model: type[BaseModel]) -> TypeAdapter[Any]:
+    """``TypeAdapter(type_twin(model))``, cached."""
     return TypeAdapter(_twin_dict(model))

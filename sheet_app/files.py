@@ -40,7 +40,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeAlias
 
-from pydantic import BaseModel, ConfigDict, Field, Strict, TypeAdapter, ValidationError, create_model
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    Strict,
+    TypeAdapter,
+    ValidationError,
+    create_model,
+)
 
 import rules
 from sheet_app import __version__ as APP_VERSION
@@ -78,7 +86,8 @@ MAX_PROBLEMS = 50  # problems listed in one message; the others are counted (« 
 MAX_JSON_MARKS = 2_000_000
 MAX_INT_DIGITS = 30  # an integer of a file (the largest a sheet holds, a clock in seconds: ~12 digits)
 SHEET_PROBLEM_LINES = 8  # lines the rules word for one sheet (then « … »)
-MAX_SHEET_VALUES = 20_000  # values in one sheet (the largest a system's model allows: ~8,000)
+# Values in one sheet of a file too big for the fast reader (the largest a system's model allows: ~8,000).
+MAX_SHEET_VALUES = 20_000
 # Files up to this many marks are validated by pydantic in one pass per model first (fast; a bad file
 # can make it word an error per value); bigger ones go to the reader that counts before it validates.
 FAST_PATH_MAX_MARKS = 200_000
@@ -577,6 +586,9 @@ def _line_of(text: str, pos: int) -> int:
     return text.count("\n", 0, pos) + 1
 
 
+_PAUSE_FROM = 4 * 1024 * 1024  # characters: below, pausing costs more than the collections it saves
+
+
 @contextlib.contextmanager
 def _collector_paused() -> Iterator[None]:
     """Pause the cyclic garbage collector: reading a file makes no cycle, and a file of a million
@@ -619,7 +631,10 @@ def _loads(text: str, long_digits: bool = True, **hooks: Any) -> Any:
     if long_digits:
         hooks["parse_int"] = _bounded_int
     try:
-        return json.loads(text, parse_constant=_refuse_constant, **hooks)
+        if len(text) < _PAUSE_FROM:
+            return json.loads(text, parse_constant=_refuse_constant, **hooks)
+        with _collector_paused():
+            return json.loads(text, parse_constant=_refuse_constant, **hooks)
     except _LongNumber as exc:
         digits = str(exc)
         at = text.find(digits)
@@ -1051,11 +1066,16 @@ def _values_in(value: Any, limit: int) -> int:
     return count
 
 
+@functools.cache
+def _twin_of(sheet_type: Any) -> TypeAdapter[Any]:
+    return TypeAdapter(rules.strict_types(sheet_type))
+
+
 def _errors_in(system_id: str, data: dict[str, Any]) -> int:
     """How many validation errors a sheet has, as ``rules.sheet_from_data(strict=True)`` finds them."""
     sheet_type = rules.system(system_id).sheet_type
     try:
-        rules.strict_types(sheet_type).validate_python(data, strict=True)
+        _twin_of(sheet_type).validate_python(data, strict=True)
         sheet_type.model_validate(data)
     except ValidationError as exc:
         return exc.error_count()
@@ -1175,7 +1195,7 @@ def _decode_slow(raw: bytes, name: str) -> Document:
 
 @functools.cache
 def _twins() -> dict[str, TypeAdapter[Any]]:
-    return {s: rules.strict_types(rules.system(s).sheet_type) for s in rules.SYSTEMS}
+    return {s: _twin_of(rules.system(s).sheet_type) for s in rules.SYSTEMS}
 
 
 def _fast(parsed: _Parsed) -> Document | None:
@@ -1197,12 +1217,11 @@ def _fast(parsed: _Parsed) -> Document | None:
     if not isinstance(sheets, list):
         return None
     twins = _twins()
-    big = parsed.marks > MAX_SHEET_VALUES
     try:
         for sheet in sheets:
             system_id = sheet.get("system") if isinstance(sheet, dict) else None
             twin = twins.get(system_id) if isinstance(system_id, str) else None
-            if twin is None or (big and _values_in(sheet, MAX_SHEET_VALUES) > MAX_SHEET_VALUES):
+            if twin is None:
                 return None
             twin.validate_python(sheet, strict=True)
         env: Any = _typed(rules.SYSTEMS).validate_python(data)
@@ -1223,7 +1242,9 @@ def _fast(parsed: _Parsed) -> Document | None:
 def _slow(parsed: _Parsed, name: str) -> Document:
     """Step by step, so that every problem is worded in French with its line; older formats migrated."""
     try:
-        big = parsed.marks > MAX_SHEET_VALUES
+        # Files the fast reader may take (``FAST_PATH_MAX_MARKS``) are bounded as a whole; in bigger
+        # ones each sheet is bounded (``MAX_SHEET_VALUES``) before it is validated.
+        big = parsed.marks > FAST_PATH_MAX_MARKS
         return _document_from_data(parsed.data, parsed.src, parsed.repeated, count_values=big)
     except _Bad as bad:
         raise _from_bad(name, bad, parsed.src) from None

@@ -95,7 +95,10 @@ def test_past_a_budget_of_errors_the_count_stops_and_says_so() -> None:
 def test_a_sheet_of_more_than_20000_values_is_refused_by_its_size() -> None:
     sheet = json.loads(_text())["sheet"]
     sheet["conditions"] = ["a_terre"] * (files.MAX_SHEET_VALUES + 1)
-    table = {"format": 1, "kind": "table", "sheets": [sheet]}
+    # In a file too big for the fast reader (there, the whole file is bounded instead).
+    padding = [["a"] * files.MAX_JOURNAL_LINES] * (files.FAST_PATH_MAX_MARKS // files.MAX_JOURNAL_LINES + 1)
+    others = [json.loads(_text())["sheet"] for _ in padding]
+    table = {"format": 1, "kind": "table", "sheets": [sheet, *others], "journals": [[], *padding]}
     message = _refused(json.dumps(table), "t.table.json")
     assert "fiche n° 1 « Ulfred » : fiche démesurée : plus de 20\u202f000 valeurs JSON" in message
 
