@@ -1076,9 +1076,11 @@ def _errors_in(system_id: str, data: dict[str, Any]) -> int:
     sheet_type = rules.system(system_id).sheet_type
     try:
         _twin_of(sheet_type).validate_python(data, strict=True)
-        sheet_type.model_validate(data)
+        rules.check_sheet(sheet_type.model_validate(data))
     except ValidationError as exc:
         return exc.error_count()
+    except rules.SheetError as exc:  # what needs the rule table (ids, exact bounds)
+        return len(exc.lines)
     return 0
 
 
@@ -1226,6 +1228,11 @@ def _fast(parsed: _Parsed) -> Document | None:
             twin.validate_python(sheet, strict=True)
         env: Any = _typed(rules.SYSTEMS).validate_python(data)
     except ValidationError:
+        return None
+    try:  # what needs the rule table (ids, exact bounds): the slow way words it
+        for sheet in [env.sheet] if env.kind == "sheet" else env.sheets:
+            rules.check_sheet(sheet)
+    except rules.SheetError:
         return None
     if env.kind == "sheet":
         if env.system not in rules.SYSTEMS or env.sheet.system != env.system:
@@ -1509,9 +1516,9 @@ def _verify_sheets(doc: Document, texts: Sequence[str], name: str) -> None:
         if _VERIFIED.get(id(sheet)) is sheet:
             continue
         try:
-            type(sheet).model_validate_json(text)
+            rules.check_sheet(type(sheet).model_validate_json(text))
             _VERIFIED[id(sheet)] = sheet
-        except ValidationError:
+        except (ValidationError, rules.SheetError):
             try:  # the rules' French wording of what is wrong
                 rules.sheet_from_data(json.loads(text))
                 lines = ["incohérente"]
