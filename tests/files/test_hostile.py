@@ -141,7 +141,6 @@ def test_every_field_of_every_system_refuses_wrong_types_in_french(tmp_path: Pat
 # Id fields a file may still fill with an unknown id (issue 16 item 14 is the systems' own: their
 # models check ids against their tables). Only ever shrinks.
 OPEN_IDS: set[tuple[str, tuple[object, ...]]] = {
-    ("douaratil", ("sheet", "conditions", 0)),  # Douaratil's check had not landed on main yet
     ("d20", ("sheet", "wounds", 0, "body_part")),  # free text in d20: any part of the body may be hit
 }
 
