@@ -158,7 +158,15 @@ def test_a_bug_in_the_autosave_timer_is_caught(
     def broken(*args: Any) -> Any:
         raise OSError("disque parti")
 
+    # A bug in one document's copy: the autosave itself says so (the others still get theirs).
     monkeypatch.setattr(win.autosaver, "save", broken)
+    with caplog.at_level(logging.ERROR):
+        win.autosaver.timer.timeout.emit()
+    assert win.autosave_status.text() == "Sauvegarde automatique impossible"
+    assert "erreur interne" in win.autosave_status.toolTip()
+    # A bug around them (the list of documents): the guard of the timer's slot says it.
+    monkeypatch.setattr(win.autosaver, "_documents", broken)
     with caplog.at_level(logging.ERROR, logger="sheet_app.guard"):
         win.autosaver.timer.timeout.emit()
     assert "Erreur interne" in view.messages.text()
+    assert any("disque parti" in (r.exc_text or "") for r in caplog.records)
