@@ -353,6 +353,16 @@ def sheet_odds(sheet: Sheet, rules_table: Any = None) -> Odds:
     return Odds(tuple(provider.rolls(sheet, table)), provider.survival(sheet, table))
 
 
+def survival_odds(sheet: Sheet, rules_table: Any = None) -> Chance | None:
+    """Only the dying character's chance of pulling through (None when not dying): what a GM's table row
+    shows, without the other rolls."""
+    sys_ = system(sheet.system)
+    provider = sys_.odds()
+    if provider is None:
+        return None
+    return provider.survival(sheet, rules_table if rules_table is not None else sys_.ruleset())
+
+
 def action_odds(sheet: Sheet, action: Action, rules_table: Any = None) -> tuple[Chance, ...]:
     """The rolls ``action`` would make on ``sheet``, with the values chosen in its dialog (a first-aid
     bonus, a caster level, an Opposition…); empty when the action rolls nothing the rules can foresee."""
@@ -494,4 +504,5 @@ __all__ += [
     "action_odds",
     "fmt_percent",
     "sheet_odds",
+    "survival_odds",
 ]

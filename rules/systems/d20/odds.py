@@ -16,6 +16,7 @@ the story goes on: each hour 10 % to wake up or 1 PV lost, then each day 10 % to
 
 from __future__ import annotations
 
+import functools
 from fractions import Fraction
 from typing import Any
 
@@ -182,36 +183,42 @@ def for_action(sheet: D20Sheet, rs: D20Rules, action: Any) -> list[Chance]:
 _State = tuple[str, int, int]
 
 
-def _lose(state: _State, amount: int, rs: D20Rules) -> _State | bool:
-    """``handlers._lose``: temporary PV first; dead when the real PV reach the threshold."""
-    phase, current, temporary = state
-    absorbed = min(temporary, amount)
-    current -= amount - absorbed
-    if current <= rs.thresholds.death_at:
-        return False
-    return phase, current, temporary - absorbed
+# Each phase's roll: (chance in %, PV lost on a failure); with the percentile die and the death threshold,
+# all a story depends on, so stories are shared between sheets (a GM's table of dying creatures).
+_Rules = tuple[tuple[tuple[int, int], ...], int, int]
+PHASES = ("", "alone", "alone_awake", "awake")
 
 
-def _story(rs: D20Rules, start: _State, until: str) -> float:
-    """The chance, from ``start``, of reaching the phase ``until`` (``alone``, ``alone_awake``, ``awake``)."""
+def _story_rules(rs: D20Rules) -> _Rules:
     rec = rs.recovery
-    die = rs.general.percent_die
-    order = ("", "alone", "alone_awake", "awake")
-    goal = order.index(until)
-    rolls = {
-        "": (percent_chance(rs.dying.stabilise_chance, die), rs.dying.loss_per_round),
-        "alone": (percent_chance(rec.alone_wake_chance, die), rec.alone_loss),
-        "alone_awake": (percent_chance(rec.alone_daily_chance, die), rec.alone_daily_loss),
-    }
+    phases = (
+        (rs.dying.stabilise_chance, rs.dying.loss_per_round),
+        (rec.alone_wake_chance, rec.alone_loss),
+        (rec.alone_daily_chance, rec.alone_daily_loss),
+    )
+    return phases, rs.general.percent_die, rs.thresholds.death_at
 
-    def step(state: _State) -> list[tuple[Fraction, _State | bool]]:
+
+@functools.lru_cache(maxsize=4096)
+def _story(story_rules: _Rules, start: _State, until: str) -> float:
+    """The chance, from ``start``, of reaching the phase ``until`` (``alone``, ``alone_awake``, ``awake``):
+    at each roll of the phase, its chance to pass, else the PV lost (temporary PV first, ``handlers._lose``);
+    dead when the real PV reach the threshold."""
+    phases, die, death_at = story_rules
+    goal = PHASES.index(until)
+    rolls = [(float(percent_chance(chance_in, die)), loss) for chance_in, loss in phases]
+
+    def step(state: _State) -> list[tuple[float, _State | bool]]:
         phase, current, temporary = state
-        success, loss = rolls[phase]
-        later = order[order.index(phase) + 1]
-        win: _State | bool = True if order.index(later) >= goal else (later, current, temporary)
-        return [(success, win), (1 - success, _lose(state, loss, rs))]
+        at = PHASES.index(phase)
+        success, loss = rolls[at]
+        win: _State | bool = True if at + 1 >= goal else (PHASES[at + 1], current, temporary)
+        absorbed = min(temporary, loss)
+        left = current - (loss - absorbed)
+        lose: _State | bool = False if left <= death_at else (phase, left, temporary - absorbed)
+        return [(success, win), (1 - success, lose)]
 
-    if order.index(start[0]) >= goal:
+    if PHASES.index(start[0]) >= goal:
         return 1.0
     return absorption(start, step)
 
@@ -251,7 +258,8 @@ def survival(sheet: D20Sheet, rs: D20Rules) -> Chance | None:
             f"sinon −{rec.alone_daily_loss} PV)",
         )
     )
-    outcomes = [(text, _story(rs, start, until)) for until, text in steps]
+    story_rules = _story_rules(rs)
+    outcomes = [(text, _story(story_rules, start, until)) for until, text in steps]
     whole = outcomes[-1][1]
     where = f"{fmt_int(sheet.current)} PV" + (f" et {temporary} PV temporaires" if temporary else "")
     how = f"sans aide, depuis {where}, mort à {death} PV"
