@@ -44,6 +44,16 @@ def test_the_chance_of_pulling_through_counts_the_tries_before_death() -> None:
     assert rules.sheet_odds(dying(stabilised=True)).survival is None
 
 
+def test_the_turn_of_the_fall_has_its_try() -> None:
+    """Fallen at segment 6 of a turn whose window opened at segment 1: the try of this turn comes at once,
+    the next one at the next window, then death at −15 comes 14 segments after the fall (S5)."""
+    story = rules.sheet_odds(dying(fortitude_save=4, initiative_segment=1, clock=5)).survival
+    assert story is not None
+    assert story.probability == pytest.approx(1 - 0.75**2)
+    tried = rules.sheet_odds(dying(fortitude_save=4, initiative_segment=1, clock=5, self_stabilise_turn=0)).survival
+    assert tried is not None and tried.probability == pytest.approx(0.25)
+
+
 def test_other_rolls_of_the_sheet() -> None:
     """« éteindre les flammes est une manœuvre, ou une action gratuite en se jetant à terre puis en roulant,
     avec un jet de Réflexes »."""

@@ -154,12 +154,13 @@ def test_dying_loses_one_point_per_segment() -> None:
 
 
 def test_window_is_one_or_two_turns() -> None:
-    """« à un point de vie par segment, elle se compte en un ou deux tours » (CON 10 to 18, S1)."""
+    """« à un point de vie par segment, elle se compte en un ou deux tours » (CON 10 to 18, S1): fallen to −1,
+    CON 10 dies 9 segments later (within the first turn), CON 18 17 segments later (within the second)."""
     seg_per_turn = rules.describe("segments").extra["segments_per_turn"]
-    for con in (10, 18):
-        s = sheet(constitution=con, current=-1)
-        turns = rules.derive(s).segments_to_death / seg_per_turn
-        assert 0.9 <= turns <= 2
+    assert seg_per_turn == 10
+    left = {con: rules.derive(sheet(constitution=con, current=-1)).segments_to_death for con in (10, 18)}
+    assert left == {10: 9, 18: 17}
+    assert {con: -(-n // seg_per_turn) for con, n in left.items()} == {10: 1, 18: 2}
 
 
 def test_self_stabilise_vigueur_dd_20() -> None:
@@ -191,10 +192,13 @@ def test_self_stabilise_once_per_turn() -> None:
 def test_time_rolls_the_vigueur_at_the_turn_start() -> None:
     """« une fois par tour » : passing time, the dying character tries at the segment where its turn starts."""
     s = sheet(current=-1, constitution=18, initiative_segment=4)
-    out = run(s, rules.AdvanceTime(unit="turn", count=2), seed=3)
+    # Its window opens at segment 4 of each turn (clock 3 and 13): two failed tries, one per turn.
+    out = run(s, rules.AdvanceTime(unit="turn", count=2, rolls=(5, 6)))
     attempts = [line for line in out.log if line.startswith("Vigueur pour se stabiliser")]
-    # Turn starts at clock 3 and 13 (segment 4 of each turn): two tries at most, one per turn.
-    assert 1 <= len(attempts) <= 2
+    assert len(attempts) == 2
+    assert [r.total for r in out.rolls] == [5, 6]
+    # Both failed: it keeps losing 1 PV per segment and dies at −18, 17 segments after the fall (clock 17).
+    assert (out.sheet.current, out.sheet.dead, out.sheet.self_stabilise_turn) == (-18, True, 1)
     ok = run(s, rules.AdvanceTime(unit="segment", count=5, rolls=(20,)))
     assert ok.sheet.stabilised
     assert ok.sheet.current == -4  # lost 3 PV before segment 4, none after
@@ -227,7 +231,7 @@ def test_healing_above_zero_ends_dying() -> None:
     out = run(sheet(current=-4, stabilised=True), rules.Heal(amount=6))
     assert out.sheet.current == 2 and not out.sheet.stabilised
     assert state(out.sheet) == "blesse"
-    with pytest.raises(rules.Refused, match="mort"):
+    with pytest.raises(rules.Refused, match="n'est plus en vie"):
         run(sheet(current=-12, dead=True), rules.Heal(amount=5))
 
 
@@ -405,7 +409,10 @@ def test_engourdi_hides_points_from_the_player() -> None:
     assert d.current == 14  # the GM still has it
     assert "meneur" in d.explain("current") and d.points_hidden
     out = run(s, rules.Damage(amount=3, rolls=(19,)))
-    assert "14" not in text(out) and "11" not in text(out)
+    player = "\n".join(line for line in out.log if not line.startswith(rules.SECRET_MARK))
+    gm = "\n".join(line for line in out.log if line.startswith(rules.SECRET_MARK))
+    assert "14" not in player and "11" not in player and "caché" in player
+    assert "PV 14 → 11" in gm
     assert out.sheet.current == 11
     assert rules.derive(sheet()).hidden == frozenset()
 
@@ -497,11 +504,11 @@ def test_heavy_armour_against_four_hits_removes_twelve() -> None:
 def test_energy_resistance_never_bypassed() -> None:
     """« Résistance à l'énergie. Même principe, mais réservé à une énergie précise (feu, froid, foudre) et sans
     contournement possible. »"""
-    s = sheet(energy_resistances=("feu 10",), armour="lourde")
+    s = sheet(energy_resistances=("feu 10",), damage_reductions=("2/feu",))
     assert run(s, rules.Damage(amount=14, damage_type="feu")).sheet.current == 16
     assert run(s, rules.Damage(amount=14, damage_type="feu, argent, magie")).sheet.current == 16
-    # Cold is not fire; the armour's reduction does not stop energies (S8).
-    assert run(s, rules.Damage(amount=14, damage_type="froid")).sheet.current == 6
+    # Cold is not fire: its resistance does nothing, and the 2/feu reduction stops it (S8).
+    assert run(s, rules.Damage(amount=14, damage_type="froid")).sheet.current == 8
     # Per hit, too.
     assert run(s, rules.Damage(amount=12, hits=3, damage_type="feu")).sheet.current == 14
 
@@ -526,7 +533,7 @@ def test_bad_reductions_and_resistances_are_french_errors() -> None:
     """« Elle s'écrit X/type » : anything else is refused with a clear message, and nothing changes."""
     with pytest.raises(rules.SheetError) as err:
         sheet(damage_reductions=("5argent",))
-    assert any("réductions de dégâts" in line and "X/type" in line for line in err.value.lines)
+    assert any("Réductions de dégâts" in line and "X/type" in line for line in err.value.lines)
     s = sheet()
     with pytest.raises(rules.SheetError, match="énergie"):
         run(s, rules.Edit(changes={"energy_resistances": "10 feu"}))
@@ -683,11 +690,14 @@ def test_house_rule_table_changes_the_turn(tmp_path: Path) -> None:
     s = sheet(constitution=18, current=-1, initiative_segment=12)
     out = rules.apply(s, rules.AdvanceTime(unit="turn", rolls=(1,)), rules_table=table)
     assert (out.sheet.current, out.sheet.clock) == (-13, 12)
-    assert text(out).count("Vigueur pour se stabiliser seul") == 1
-    # With the shipped 10-segment turn, a window opening at segment 12 never comes: no roll at all.
-    shipped_out = run(s, rules.AdvanceTime(unit="turn"))
+    assert text(out).count("Vigueur pour se stabiliser sans aide") == 1
+    assert "Sa fenêtre s'ouvre (segment 12)" in text(out)
+    # With the shipped 10-segment turn, a window at segment 12 lies past the last segment: the turn's try
+    # still comes, at the last segment (S5), after 9 segments lost.
+    shipped_out = run(s, rules.AdvanceTime(unit="turn", rolls=(1,)))
     assert (shipped_out.sheet.current, shipped_out.sheet.clock) == (-11, 10)
-    assert "Vigueur" not in text(shipped_out)
+    assert text(shipped_out).count("Vigueur pour se stabiliser sans aide") == 1
+    assert "Sa fenêtre s'ouvre (segment 10)" in text(shipped_out)
 
 
 # --- Other actions ------------------------------------------------------------------------------------------
@@ -704,7 +714,7 @@ def test_temporary_points_absorb_first_and_never_stack() -> None:
 
 def test_rest_heals_a_little_and_refuses_the_dying() -> None:
     """« seul le repos la dissipe » — a rest needs a character who is not bleeding out (S15)."""
-    with pytest.raises(rules.Refused, match="mourant"):
+    with pytest.raises(rules.Refused, match="Mourant : pas de repos"):
         run(sheet(current=-3), rules.LongRest())
     with pytest.raises(rules.Refused, match="8 heures"):
         run(sheet(), rules.LongRest(hours=4))

@@ -14,6 +14,8 @@ from tests.rules.helpers import apply_checked, broken_table_message
 
 INFO = rules.describe("segments")
 CONDITIONS = [c.id for c in INFO.conditions]
+# The states a sheet stores as set (the fatigue states come from the ladder, S14).
+SETTABLE = [c for c in CONDITIONS if c not in INFO.extra["ladder_conditions"]]
 DAMAGE_TYPES = [None, "feu", "froid", "argent", "tranchant, argent", "magie", "chute", "son"]
 SHIPPED = Path(__file__).parents[2] / "resources" / "rulesets" / "segments.toml"
 
@@ -102,7 +104,7 @@ def starts(draw: st.DrawFn) -> rules.SegmentsSheet:
         magic_resistance=10,
         light=draw(st.sampled_from(["vive", "faible", "obscurite"])),
         darkvision_m=draw(st.sampled_from([0, 18])),
-        conditions=draw(st.lists(st.sampled_from(CONDITIONS), max_size=3)),
+        conditions=draw(st.lists(st.sampled_from(SETTABLE), max_size=3)),
     )
 
 
@@ -184,15 +186,134 @@ def test_json_round_trip(start: rules.SegmentsSheet, steps: list[rules.Action], 
     rng = random.Random(seed)
     sheet = start
     for action in steps:
-        try:
-            sheet = rules.apply(sheet, action, rng=rng).sheet
-        except rules.Refused:
-            pass
+        out = apply_checked(sheet, action, rng)
+        if out is not None:
+            sheet = out.sheet
     text = rules.sheet_to_json(sheet)
     back = rules.sheet_from_json(text)
     assert back == sheet
     assert rules.sheet_from_data(rules.sheet_to_data(sheet)) == sheet
     assert '"system": "segments"' in text
+
+
+def test_most_random_actions_apply() -> None:
+    """The round trip above is only worth something if the actions apply: over 300 random sequences drawn from
+    the same pool (fixed seed), most actions are applied, not refused, and every sheet left reloads."""
+    rng = random.Random(2024)
+    pool = [
+        rules.Damage(amount="1d6", damage_type="tranchant"),
+        rules.Damage(amount=4, nonlethal=True),
+        rules.Damage(amount=3, hits=2, damage_type="feu"),
+        rules.Heal(amount="1d8"),
+        rules.GainTemporary(amount=5),
+        rules.LoseTemporary(),
+        rules.SetCondition(condition="lenteur"),
+        rules.SetCondition(condition="a_terre", active=False),
+        rules.ClearConditions(),
+        rules.AdvanceTime(unit="segment", count=3),
+        rules.AdvanceTime(unit="turn"),
+        rules.AdvanceTime(unit="hour"),
+        rules.StartTurn(),
+        rules.EndRound(),
+        rules.SetFatigue(level=1),
+        rules.SetSurprise(segments=2),
+        rules.SetExposure(exposure="froid"),
+        rules.SetPrivation(need="food"),
+        rules.Fall(metres=6),
+        rules.Edit(changes={"armour": "legere"}),
+    ]
+    applied = total = 0
+    for _ in range(300):
+        sheet = rules.new_sheet("segments", name="Essai", base_maximum=30, current=30, constitution=12)
+        for action in rng.choices(pool, k=8):
+            total += 1
+            out = apply_checked(sheet, action, rng)
+            if out is not None:
+                applied += 1
+                sheet = out.sheet
+        assert rules.sheet_from_json(rules.sheet_to_json(sheet)) == sheet
+    assert applied >= 0.8 * total, (applied, total)
+
+
+# Every action at every size a user can give it: amounts up to the bound, dice, long times, extreme edits.
+big_amounts = st.one_of(
+    st.integers(0, 100_000),
+    st.sampled_from(["1d6", "1000d1000", "1d100000", "100d6*1000", "99999", "1d4-10"]),
+)
+extreme_edits = st.fixed_dictionaries(
+    {},
+    optional={
+        "constitution": st.integers(1, 50),
+        "base_maximum": st.integers(1, 100_000),
+        "current": st.integers(-100_000, 100_000),
+        "temporary": st.integers(0, 100_000),
+        "nonlethal": st.integers(0, 100_000),
+        "level": st.integers(1, 100),
+        "initiative_segment": st.integers(1, 100),
+        "conditions": st.lists(st.sampled_from(SETTABLE), max_size=4),
+        "fatigue": st.integers(0, 3),
+        "natural_armour": st.integers(0, 1000),
+        "magic_resistance": st.integers(0, 1000),
+        "damage_reductions": reduction_lists,
+        "energy_resistances": st.sampled_from(["", "feu 9999", "froid 0, son 5"]),
+        "burning": st.booleans(),
+        "exposure": st.sampled_from(["", "froid", "chaleur"]),
+        "clock": st.sampled_from([0, 10, 3600, 31_536_000_000 - 3600]),
+        "dead": st.booleans(),
+        "stabilised": st.booleans(),
+    },
+)
+wide_actions = st.one_of(
+    st.builds(
+        rules.Damage,
+        amount=st.integers(0, 100_000),
+        hits=st.integers(1, 100),
+        nonlethal=st.booleans(),
+        damage_type=st.sampled_from(DAMAGE_TYPES),
+        save_halves=st.booleans(),
+    ),
+    st.builds(rules.Damage, amount=big_amounts, hits=st.integers(1, 3), nonlethal=st.booleans()),
+    st.builds(rules.Heal, amount=big_amounts),
+    st.builds(rules.GainTemporary, amount=big_amounts, replace=st.booleans()),
+    st.builds(
+        rules.AdvanceTime,
+        unit=st.sampled_from(["segment", "turn", "minute", "hour", "day"]),
+        count=st.one_of(st.integers(1, 200), st.sampled_from([5_000, 100_000])),
+    ),
+    st.builds(rules.LongRest, hours=st.integers(0, 168), ate_and_drank=st.booleans()),
+    st.builds(rules.StartTurn),
+    st.builds(rules.EndRound),
+    st.builds(rules.Fall, metres=st.floats(0, 100_000, allow_nan=False), agility_success=st.booleans()),
+    st.builds(rules.SetSurprise, segments=st.integers(0, 100)),
+    st.builds(rules.SetBurning, active=st.booleans()),
+    st.builds(rules.SetSuffocating, active=st.booleans()),
+    st.builds(
+        rules.SetExposure, exposure=st.sampled_from(["", "froid", "chaleur"]), save_dd=st.sampled_from([None, 100])
+    ),
+    st.builds(rules.SetPrivation, need=st.sampled_from(["food", "water", "sleep"]), active=st.booleans()),
+    st.builds(rules.SetFatigue, level=st.integers(0, 20)),
+    st.builds(rules.AddFatigue, steps=st.integers(1, 20)),
+    st.builds(rules.Stabilise, method=st.sampled_from(["self", "ally"]), modifier=st.integers(-100, 100)),
+    st.builds(rules.SetCondition, condition=st.sampled_from(CONDITIONS), active=st.booleans()),
+    st.builds(rules.Edit, changes=extreme_edits),
+)
+
+
+@settings(max_examples=120, deadline=None)
+@given(start=starts(), steps=st.lists(wide_actions, min_size=1, max_size=12), seed=st.integers(0, 2**32 - 1))
+def test_no_sequence_of_actions_leaves_a_sheet_that_does_not_reload(
+    start: rules.SegmentsSheet, steps: list[rules.Action], seed: int
+) -> None:
+    """Issue 14/13 proof: whatever a user does, at whatever size, the sheet left always reloads from its JSON
+    (an action that would break it is refused in French, and changes nothing)."""
+    rng = random.Random(seed)
+    sheet = start
+    for action in steps:
+        out = apply_checked(sheet, action, rng)
+        if out is None:
+            continue
+        sheet = out.sheet
+        assert rules.sheet_from_json(rules.sheet_to_json(sheet)) == sheet
 
 
 def test_demo_sheet_is_valid_and_interesting() -> None:
@@ -236,13 +357,15 @@ def test_shipped_table_loads_as_a_house_copy() -> None:
     [
         ({"constitution": 0}, "« Constitution » : doit être supérieur ou égal à 1"),
         ({"current": 30, "base_maximum": 20}, "dépassent le maximum"),
-        ({"damage_reductions": ["5argent"]}, "« réductions de dégâts » : « 5argent » n'est pas une réduction"),
+        ({"damage_reductions": ["5argent"]}, "« Réductions de dégâts » : « 5argent » n'est pas une réduction"),
         ({"damage_reductions": ["5/"]}, "précisez après la barre"),
         ({"energy_resistances": ["feu 5", "feu 10"]}, "deux résistances"),
-        ({"armour": "plaques"}, "« armure » : doit être l'une des valeurs"),
-        ({"light": "crépuscule"}, "« éclairage »"),
-        ({"fatigue": -1}, "« fatigue » : doit être supérieur ou égal à 0"),
-        ({"privations": ["air"]}, "« privations › n° 1 »"),
+        ({"armour": "plaques"}, "« Armure » : « plaques » n'est pas au choix (aucune, Armure légère"),
+        ({"light": "crépuscule"}, "« Éclairage » : « crépuscule » n'est pas au choix (Lumière vive"),
+        ({"fatigue": -1}, "« Fatigue » : doit être supérieur ou égal à 0"),
+        ({"fatigue": 4}, "« fatigue » : au plus 3 (Vacillant)"),
+        ({"privations": ["air"]}, "« Privations » : « air » n'est pas une privation connue (sans manger"),
+        ({"conditions": ["ljnteur"]}, "« états » : « ljnteur » n'est pas un état connu (états : Lenteur"),
         ({"speed": 3}, "n'est pas un champ connu"),
     ],
 )

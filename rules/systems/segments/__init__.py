@@ -20,12 +20,14 @@ from rules.actions import (
     AdvanceTime,
     ClearConditions,
     Damage,
+    EndRound,
     GainTemporary,
     Heal,
     LongRest,
     LoseTemporary,
     SetCondition,
     Stabilise,
+    StartTurn,
 )
 from rules.systems import System, register
 from rules.systems.segments.actions import (
@@ -52,6 +54,7 @@ from rules.systems.segments.handlers import (
     gain_temporary,
     heal,
     lose_temporary,
+    prepare_edit,
     set_burning,
     set_condition,
     set_exposure,
@@ -64,7 +67,7 @@ from rules.systems.segments.handlers import (
 )
 from rules.systems.segments.sheet import SegmentsSheet
 from rules.systems.segments.table import SYSTEM_ID, SegmentsRules
-from rules.systems.segments.time import advance_time, long_rest
+from rules.systems.segments.time import advance_time, end_round, long_rest, start_turn
 
 __all__ = [
     "SYSTEM",
@@ -99,6 +102,8 @@ SYSTEM = register(
             Stabilise: stabilise,
             LongRest: long_rest,
             AdvanceTime: advance_time,
+            StartTurn: start_turn,
+            EndRound: end_round,
             SetFatigue: set_fatigue,
             AddFatigue: add_fatigue,
             StandUp: stand_up,
@@ -112,6 +117,7 @@ SYSTEM = register(
         },
         derive=derive_values,
         info=info,
+        prepare_edit=prepare_edit,
         after_edit=after_edit,
         demo={
             "name": "Aldéric",

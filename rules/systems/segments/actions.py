@@ -71,7 +71,7 @@ class SetSuffocating(Action):
     active: bool = True
 
     def title(self) -> str:
-        return "Privé d'air" if self.active else "Respire à nouveau"
+        return "Sans air" if self.active else "Respire à nouveau"
 
 
 class SetBurning(Action):

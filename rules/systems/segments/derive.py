@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from rules.model import Derived, Explained, Term, explained_modifier, explained_sum, fmt_int, plural
 from rules.systems.segments.sheet import (
@@ -44,7 +45,18 @@ def effective_light(sheet: SegmentsSheet, rs: SegmentsRules) -> tuple[LightLevel
 
 
 def effective_conditions(sheet: SegmentsSheet, rs: SegmentsRules) -> dict[str, str]:
-    """Every known state the character is under, with why (« posé », or what it comes from)."""
+    """Every known state the character is under, with why (« posé », or what it comes from).
+
+    The dict is shared (kept by the table's memo): read it, never change it.
+    """
+    key = ("known", sheet.conditions, sheet.fatigue, sheet.light, sheet.darkvision_m > 0)
+    known: dict[str, str] | None = rs.memo.get(key)
+    if known is None:
+        known = rs.memo.put(key, _effective_conditions(sheet, rs))
+    return known
+
+
+def _effective_conditions(sheet: SegmentsSheet, rs: SegmentsRules) -> dict[str, str]:
     result: dict[str, str] = {c: "posé" for c in sheet.conditions if c in rs.conditions}
     if sheet.fatigue:
         level = min(sheet.fatigue, len(rs.fatigue.levels))
@@ -78,15 +90,27 @@ def points_hidden_by(known: Iterable[str], rs: SegmentsRules) -> list[str]:
     return [rs.conditions[c].label for c in known if rs.conditions[c].hides_points]
 
 
-def _points_hidden(sheet: SegmentsSheet, rs: SegmentsRules) -> bool:
-    return bool(points_hidden_by(effective_conditions(sheet, rs), rs))
+def points_hidden(sheet: SegmentsSheet, rs: SegmentsRules) -> bool:
+    """Whether the player must not read this character's PV (Engourdi: « on ignore son propre total »)."""
+    memo = rs.memo
+    if memo.hides_only_when_set:
+        return not memo.hide_roots.isdisjoint(sheet.conditions)
+    return not memo.hides.isdisjoint(effective_conditions(sheet, rs))
 
 
-def _pv_change(sheet: SegmentsSheet, rs: SegmentsRules, old: int, new: int) -> str:
-    """``PV 12 → 9``, or nothing the player could read while Engourdi."""
-    if _points_hidden(sheet, rs):
-        return "total de PV caché (Engourdi : le meneur le garde)"
-    return f"PV {fmt_int(old)} → {fmt_int(new)}"
+def health_state_id(sheet: SegmentsSheet, rs: SegmentsRules) -> str:
+    """The id of ``health_state``, without its explanation (the rules ask for it after every change)."""
+    cur = sheet.current
+    if sheet.dead or cur <= -sheet.constitution:
+        return "mort"
+    if cur < 0:
+        return "stabilise" if sheet.stabilised else "mourant"
+    if sheet.nonlethal > cur:
+        return "inconscient"
+    if cur == 0:
+        return "chancelant"
+    num, den = rs.health.wounded_fraction
+    return "blesse" if cur * den <= sheet.base_maximum * num else "en_forme"
 
 
 def health_state(sheet: SegmentsSheet, rs: SegmentsRules) -> tuple[str, str]:
@@ -96,12 +120,12 @@ def health_state(sheet: SegmentsSheet, rs: SegmentsRules) -> tuple[str, str]:
     if is_dead(sheet):
         if cur <= -con:
             return "mort", f"{fmt_int(cur)} PV : l'opposé de sa Constitution ({con}) est atteint"
-        return "mort", f"{fmt_int(cur)} PV, mort"
+        return "mort", f"{fmt_int(cur)} PV, sans vie"
     if cur < 0:
         if sheet.stabilised:
-            return "stabilise", f"{fmt_int(cur)} PV, hors combat mais stabilisé : ne perd plus de points de vie"
+            return "stabilise", f"{fmt_int(cur)} PV, hors combat, stabilisation acquise : ne perd plus de points de vie"
         loss = rs.dying.loss_per_segment
-        return "mourant", f"{fmt_int(cur)} PV : hors combat, perd {loss} PV par segment, mort à {fmt_int(-con)}"
+        return "mourant", f"{fmt_int(cur)} PV : hors combat, perte de {loss} PV par segment, la mort à {fmt_int(-con)}"
     if sheet.nonlethal > cur:
         return "inconscient", f"{sheet.nonlethal} dégâts non létaux > {cur} PV"
     if cur == 0:
@@ -118,8 +142,7 @@ OUT_OF_ACTION = frozenset({"inconscient", "mourant", "stabilise", "mort"})
 # --- Damage reduction and resistances (« 7.4 Encaisser ») -----------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Reduction:
+class Reduction(NamedTuple):
     """One reduction X/type and where it comes from (armour, shield, natural armour, the creature)."""
 
     amount: int
@@ -132,7 +155,18 @@ class Reduction:
 
 
 def reductions(sheet: SegmentsSheet, rs: SegmentsRules) -> list[Reduction]:
-    """Every reduction the sheet carries, armour table first (« Ces réductions se cumulent entre elles »)."""
+    """Every reduction the sheet carries, armour table first (« Ces réductions se cumulent entre elles »).
+
+    The list is shared (kept by the table's memo): read it, never change it.
+    """
+    key = ("reductions", sheet.armour, sheet.shield, sheet.natural_armour, sheet.damage_reductions)
+    found: list[Reduction] | None = rs.memo.get(key)
+    if found is None:
+        found = rs.memo.put(key, _reductions(sheet, rs))
+    return found
+
+
+def _reductions(sheet: SegmentsSheet, rs: SegmentsRules) -> list[Reduction]:
     found: list[Reduction] = []
     if sheet.armour:
         rule = rs.armours[sheet.armour]
@@ -149,6 +183,13 @@ def reductions(sheet: SegmentsSheet, rs: SegmentsRules) -> list[Reduction]:
     return found
 
 
+@functools.lru_cache(maxsize=256)
+def reduction_detail(used: tuple[Reduction, ...]) -> str:
+    """« 3/− armure lourde + 1/− bouclier »: the reductions that stopped a hit, as the journal writes them."""
+    return " + ".join(f"{r.text} {r.source}" for r in used)
+
+
+@functools.lru_cache(maxsize=256)
 def damage_tags(damage_type: str | None) -> frozenset[str]:
     """``"tranchant, argent"`` → the attack's types; a reduction X/type is bypassed by any of them."""
     if not damage_type:
@@ -161,26 +202,39 @@ def resistances(sheet: SegmentsSheet) -> dict[str, int]:
 
 
 def _energies(tags: frozenset[str], sheet: SegmentsSheet, rs: SegmentsRules) -> list[str]:
-    resisted = resistances(sheet)
-    return sorted(t for t in tags if (t in rs.damage_types and rs.damage_types[t].energy) or t in resisted)
+    """The energies among a hit's types (a resistance on the sheet always names one, S10)."""
+    found = tags & rs.memo.energies
+    return sorted(found) if found else []
 
 
 def applicable_reduction(
     sheet: SegmentsSheet, rs: SegmentsRules, tags: frozenset[str]
-) -> tuple[int, list[Reduction], list[Reduction]]:
-    """Points a hit of these types loses, the reductions that stop it and those it bypasses."""
+) -> tuple[int, tuple[Reduction, ...], tuple[Reduction, ...]]:
+    """Points a hit of these types loses, the reductions that stop it and those it bypasses (shared: read only)."""
+    key = ("applicable", sheet.armour, sheet.shield, sheet.natural_armour, sheet.damage_reductions, tags)
+    found: tuple[int, tuple[Reduction, ...], tuple[Reduction, ...]] | None = rs.memo.get(key)
+    if found is None:
+        found = rs.memo.put(key, _applicable_reduction(sheet, rs, tags))
+    return found
+
+
+def _applicable_reduction(
+    sheet: SegmentsSheet, rs: SegmentsRules, tags: frozenset[str]
+) -> tuple[int, tuple[Reduction, ...], tuple[Reduction, ...]]:
     if _energies(tags, sheet, rs) and not rs.reduction.applies_to_energy:
-        return 0, [], []
+        return 0, (), ()
     every = reductions(sheet, rs)
-    used = [r for r in every if r.bypass is None or r.bypass not in tags]
-    bypassed = [r for r in every if r not in used]
+    used = tuple(r for r in every if r.bypass is None or r.bypass not in tags)
+    bypassed = tuple(r for r in every if r not in used)
     if used and not rs.reduction.all_stack:
-        used = [max(used, key=lambda r: r.amount)]
+        used = (max(used, key=lambda r: r.amount),)
     return sum(r.amount for r in used), used, bypassed
 
 
 def applicable_resistance(sheet: SegmentsSheet, rs: SegmentsRules, tags: frozenset[str]) -> tuple[int, str]:
     """« réservé à une énergie précise … et sans contournement possible »."""
+    if not sheet.energy_resistances:
+        return 0, ""
     energies = _energies(tags, sheet, rs)
     if not energies:
         return 0, ""
@@ -255,6 +309,30 @@ def _turn_index(sheet: SegmentsSheet, rs: SegmentsRules) -> int:
     return sheet.clock // rs.time_units["turn"]
 
 
+def window_instant(sheet: SegmentsSheet, rs: SegmentsRules, turn_index: int) -> int:
+    """The clock instant at which the character's window opens in turn ``turn_index``.
+
+    A window pushed past the last segment (Lenteur, Vacillant, Surpris) has no segment that turn: for the
+    once-a-turn rules it stands at the last segment (S5).
+    """
+    start = min(int(turn_start(sheet, rs).value), rs.segments_per_turn)
+    return turn_index * rs.time_units["turn"] + (start - 1) * rs.time_units["segment"]
+
+
+def stabilise_try_instant(sheet: SegmentsSheet, rs: SegmentsRules) -> int | None:
+    """When the dying character's next automatic Vigueur try comes (« une fois par tour », S5), or ``None``.
+
+    At the opening of its window in each turn it is dying; a character who starts dying after its window
+    opened this turn (in the very segment, or later) has not had this turn's try yet: it comes at once.
+    """
+    if not (rs.dying.auto_self_stabilise and is_dying(sheet)):
+        return None
+    turn = _turn_index(sheet, rs)
+    if sheet.self_stabilise_turn is not None and sheet.self_stabilise_turn >= turn:
+        return window_instant(sheet, rs, turn + 1)
+    return max(window_instant(sheet, rs, turn), sheet.clock)
+
+
 def _suffocation_limits(sheet: SegmentsSheet, rs: SegmentsRules) -> tuple[int, int]:
     """Seconds without air before falling to 0 PV, and before death."""
     turn = rs.time_units["turn"]
@@ -313,7 +391,7 @@ def derive(sheet: SegmentsSheet, rs: SegmentsRules) -> Derived:
         values["segments_to_death"] = Explained(
             left,
             f"mort dans {plural(left, 'segment')} (environ {_metres(round(left / spt, 1))} tour(s) de {spt} segments) "
-            f"sans stabilisation : {fmt_int(sheet.current)} PV, {loss} de moins par segment, mort à {fmt_int(-con)}",
+            f"sans stabilisation : {fmt_int(sheet.current)} PV, {loss} de moins par segment, la mort à {fmt_int(-con)}",
         )
     else:
         values["segments_to_death"] = Explained(None, "ne perd pas de points de vie")
@@ -321,12 +399,12 @@ def derive(sheet: SegmentsSheet, rs: SegmentsRules) -> Derived:
     values["self_stabilise_available"] = Explained(
         is_dying(sheet) and not tried,
         (
-            f"Vigueur difficulté {rs.dying.self_stabilise_dd} pour se stabiliser seul, une fois par tour"
+            f"Vigueur difficulté {rs.dying.self_stabilise_dd} pour se stabiliser sans aide, une fois par tour"
             + (" (déjà tentée ce tour-ci)" if tried else "")
-            + " ; un allié le stabilise par une action d'interaction, sans jet"
+            + " ; ou stabilisation par un allié, action d'interaction sans jet"
         )
         if is_dying(sheet)
-        else "pas mourant : rien à stabiliser",
+        else "pas à l'agonie : rien à stabiliser",
     )
     all_rolls = _terms(known, rs, "all_rolls")
     all_tagged = _terms(known, rs, "all_rolls", ", tous les jets")
@@ -452,22 +530,25 @@ def _ongoing(sheet: SegmentsSheet, rs: SegmentsRules) -> Explained:
     if sheet.burning:
         count, sides = rs.fire.damage
         ids.append("burning")
-        parts.append(f"en feu : {count}d{sides} par tour")
+        left = (turn - sheet.burning_for % turn) // rs.time_units["segment"]
+        parts.append(
+            f"en feu : {count}d{sides} par tour entier passé à brûler, le prochain dans {plural(left, 'segment')}"
+        )
     if sheet.suffocating_for is not None:
         to_zero, to_death = _suffocation_limits(sheet, rs)
         ids.append("suffocating")
         if sheet.suffocating_for < to_zero:
             left = -(-(to_zero - sheet.suffocating_for) // turn)
-            parts.append(f"privé d'air : 0 point de vie dans {plural(left, 'tour')}")
+            parts.append(f"sans air : 0 point de vie dans {plural(left, 'tour')}")
         else:
             left = -(-(to_death - sheet.suffocating_for) // turn)
-            parts.append(f"privé d'air : mort dans {plural(left, 'tour')}")
+            parts.append(f"sans air : la mort dans {plural(left, 'tour')}")
     if sheet.exposure:
         rule = rs.exposure[sheet.exposure]
         ids.append(sheet.exposure)
         count, sides = rule.damage
         parts.append(
-            f"exposé au {rule.label} depuis {sheet.exposure_for // hour} h : {count}d{sides} par "
+            f"exposition au {rule.label} depuis {sheet.exposure_for // hour} h : {count}d{sides} par "
             f"{plural(rule.damage_every_hours, 'heure')}, fatigue toutes les {rule.fatigue_every_hours} h"
         )
     for need in sheet.privations:

@@ -167,7 +167,7 @@ def info(rs: SegmentsRules) -> SystemInfo:
         actions=(),
         extra={
             "stabilise_methods": (
-                ("self", f"Seul : Vigueur difficulté {rs.dying.self_stabilise_dd}, une fois par tour"),
+                ("self", f"Sans aide : Vigueur difficulté {rs.dying.self_stabilise_dd}, une fois par tour"),
                 ("ally", "Un allié : action d'interaction, sans jet"),
             ),
             "segments_per_turn": spt,
@@ -176,7 +176,7 @@ def info(rs: SegmentsRules) -> SystemInfo:
             "restriction_labels": {"no_movement": "aucun déplacement", **RESTRICTIONS},
             "ongoing_labels": {
                 "burning": "en feu",
-                "suffocating": "privé d'air",
+                "suffocating": "sans air",
                 **{k: v.label for k, v in rs.exposure.items()},
                 **{k: v.label for k, v in rs.privations.items()},
             },

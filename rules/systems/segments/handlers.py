@@ -1,13 +1,27 @@
-"""Segments action handlers: what each action does to a sheet, journaled in French."""
+"""Segments action handlers: what each action does to a sheet, journaled in French.
+
+While a state hides the PV from the player (Engourdi: « on ignore son propre total de points de vie, que
+le meneur garde pour lui »), every line that shows a PV figure is said for the GM only
+(``Context.say(…, secret=True)``) and the player reads a line without it. Lines speak of the character
+without gender (« n'est plus en vie », « stabilisation réussie »).
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from collections.abc import Callable
+from typing import Any, Literal, NamedTuple
 
-from rules.actions import ClearConditions, Damage, GainTemporary, Heal, LoseTemporary, SetCondition, Stabilise
+from rules.actions import (
+    ClearConditions,
+    Damage,
+    GainTemporary,
+    Heal,
+    LoseTemporary,
+    SetCondition,
+    Stabilise,
+)
 from rules.errors import Refused
-from rules.model import Context, evolve, fmt_int, plural, signed
+from rules.model import MAX_POINTS, Context, evolve, fmt_int, plural, signed
 from rules.systems.segments.actions import (
     AddFatigue,
     Extinguish,
@@ -23,8 +37,6 @@ from rules.systems.segments.actions import (
 from rules.systems.segments.derive import (
     OUT_OF_ACTION,
     _name,
-    _points_hidden,
-    _pv_change,
     _terms,
     _turn_index,
     applicable_reduction,
@@ -33,12 +45,50 @@ from rules.systems.segments.derive import (
     effective_conditions,
     fatigue_label,
     health_state,
+    health_state_id,
     is_dead,
+    points_hidden,
+    reduction_detail,
     reductions,
     surprise_segments,
 )
-from rules.systems.segments.sheet import PRIVATION_COUNTERS, SegmentsSheet, _metres
+from rules.systems.segments.sheet import (
+    DURATION_FIELDS,
+    LABELS,
+    POINT_FIELDS,
+    PRIVATION_COUNTERS,
+    SegmentsSheet,
+    _choices,
+    _metres,
+)
 from rules.systems.segments.table import SegmentsRules
+
+# --------------------------------------------------------------------------------------------------
+# What the player may read
+# --------------------------------------------------------------------------------------------------
+
+
+def hidden_note(sheet: SegmentsSheet, rs: SegmentsRules) -> str:
+    """« total de PV caché (Engourdi) »: what the player reads instead of a PV figure."""
+    from rules.systems.segments.derive import points_hidden_by
+
+    return f"total de PV caché ({', '.join(points_hidden_by(effective_conditions(sheet, rs), rs))})"
+
+
+def _tell(ctx: Context, hidden: bool, line: str, player: str | Callable[[], str] | None) -> None:
+    """``line`` for everyone; while the PV are hidden, ``line`` for the GM only and ``player`` (no PV figure,
+    a function when it costs something to write)."""
+    if hidden:
+        ctx.say(line, secret=True)
+        if player:
+            ctx.say(player if isinstance(player, str) else player())
+    else:
+        ctx.say(line)
+
+
+# --------------------------------------------------------------------------------------------------
+# Rolls, death, the state after a change
+# --------------------------------------------------------------------------------------------------
 
 
 def _check(
@@ -72,11 +122,12 @@ def _check(
     return success
 
 
-def _die(sheet: SegmentsSheet, ctx: Context, why: str) -> SegmentsSheet:
+def _die(sheet: SegmentsSheet, rs: SegmentsRules, ctx: Context, why: str, shows_points: bool) -> SegmentsSheet:
     # « La mort est automatique : ce n'est pas une décision du meneur. »
-    ctx.say(f"{_name(sheet)} meurt ({why}).")
+    line = f"{_name(sheet)} meurt ({why})."
+    _tell(ctx, shows_points and points_hidden(sheet, rs), line, f"{_name(sheet)} meurt.")
     ctx.event("died")
-    return evolve(sheet, dead=True, stabilised=False, suffocating_for=None, burning=False)
+    return evolve(sheet, dead=True, stabilised=False, suffocating_for=None, burning=False, burning_for=0)
 
 
 _STATE_EVENTS = {"inconscient": "unconscious", "mourant": "dying", "chancelant": "staggered", "stabilise": "stabilised"}
@@ -86,32 +137,35 @@ def _settle(old: SegmentsSheet, new: SegmentsSheet, rs: SegmentsRules, ctx: Cont
     """After PV or nonlethal changed: dying ends, death comes, and the journal says the new state."""
     if new.current >= 0 and (new.stabilised or new.self_stabilise_turn is not None):
         new = evolve(new, stabilised=False, self_stabilise_turn=None)
+    if new.nonlethal == 0 and new.nonlethal_for:
+        new = evolve(new, nonlethal_for=0)
     if not new.dead and new.current <= -new.constitution:
-        new = _die(
-            new,
-            ctx,
-            f"{fmt_int(new.current)} PV : l'opposé de sa Constitution ({new.constitution}) est atteint",
-        )
-    before, _ = health_state(old, rs)
-    after, why = health_state(new, rs)
+        why = f"{fmt_int(new.current)} PV : l'opposé de sa Constitution ({new.constitution}) est atteint"
+        new = _die(new, rs, ctx, why, shows_points=True)
+    before = health_state_id(old, rs)
+    after = health_state_id(new, rs)
     if before != after and after != "mort":
-        hidden = _points_hidden(new, rs)
-        # While Engourdi the player must not read their total: only falling out of action is told.
-        if not hidden or after in OUT_OF_ACTION or before in OUT_OF_ACTION:
-            line = f"{_name(new)} : {rs.health_states[before].label} → {rs.health_states[after].label}"
-            ctx.say(line + ("." if hidden else f" ({why})."))
+        why = health_state(new, rs)[1]
+        line = f"{_name(new)} : {rs.health_states[before].label} → {rs.health_states[after].label}"
+        # While Engourdi the player must not read their total: only falling out of action, or coming back, is told.
+        told = after in OUT_OF_ACTION or before in OUT_OF_ACTION
+        _tell(ctx, points_hidden(new, rs), f"{line} ({why}).", f"{line}." if told else None)
         if after in _STATE_EVENTS:
             ctx.event(_STATE_EVENTS[after])
         if after == "mourant":
             ctx.say(
-                f"Hors combat : perd {rs.dying.loss_per_segment} PV par segment ; Vigueur difficulté "
-                f"{rs.dying.self_stabilise_dd} une fois par tour, ou un allié le stabilise sans jet."
+                f"Hors combat : perte de {rs.dying.loss_per_segment} PV par segment ; Vigueur difficulté "
+                f"{rs.dying.self_stabilise_dd} une fois par tour, ou stabilisation par un allié, sans jet."
             )
     return new
 
 
-@dataclass(frozen=True, slots=True)
-class Harm:
+# --------------------------------------------------------------------------------------------------
+# A hit (« 7.4 Encaisser »)
+# --------------------------------------------------------------------------------------------------
+
+
+class Harm(NamedTuple):
     """What hurts: a blow, a fall, flames, cold… (world harm ignores armour class, not reductions)."""
 
     what: str
@@ -123,12 +177,12 @@ class Harm:
 
 def _hit(sheet: SegmentsSheet, raw: int, harm: Harm, rs: SegmentsRules, ctx: Context) -> SegmentsSheet:
     """One hit of ``raw`` damage: halving, reductions, resistance, temporary points, then PV."""
-    name = _name(sheet)
-    if is_dead(sheet):
-        ctx.say(f"{name} est déjà mort : {raw} dégâts sans effet.")
+    if sheet.dead or sheet.current <= -sheet.constitution:
+        ctx.say(f"{_name(sheet)} n'est plus en vie : {raw} dégâts sans effet.")
         return sheet
     amount = raw
-    parts = [f"{harm.what} : {raw} dégâts{' non létaux' if harm.nonlethal else ''}"]
+    kind = " non létaux" if harm.nonlethal else ""
+    parts = [f"{harm.what} : {raw} dégâts{kind}"]
     if harm.halved:
         amount //= 2
         parts.append("÷ 2 (sauvegarde réussie)")
@@ -136,17 +190,17 @@ def _hit(sheet: SegmentsSheet, raw: int, harm: Harm, rs: SegmentsRules, ctx: Con
     if total and amount:
         cut = min(amount, total)
         amount -= cut
-        detail = " + ".join(f"{r.text} {r.source}" for r in used)
-        parts.append(f"− {cut} (réduction {detail})")
+        parts.append(f"− {cut} (réduction {reduction_detail(used)})")
     for red in bypassed:
         parts.append(f"(réduction {red.text} contournée)")
     if not used and not bypassed and not rs.reduction.applies_to_energy and reductions(sheet, rs):
         parts.append("(les réductions n'arrêtent pas les énergies)")
-    resist, energy = applicable_resistance(sheet, rs, harm.tags)
-    if resist and amount:
-        cut = min(amount, resist)
-        amount -= cut
-        parts.append(f"− {cut} (résistance {energy} {resist})")
+    if sheet.energy_resistances:
+        resist, energy = applicable_resistance(sheet, rs, harm.tags)
+        if resist and amount:
+            cut = min(amount, resist)
+            amount -= cut
+            parts.append(f"− {cut} (résistance {energy} {resist})")
     absorbed = min(sheet.temporary, amount)
     rest = amount - absorbed
     if absorbed:
@@ -160,21 +214,22 @@ def _hit(sheet: SegmentsSheet, raw: int, harm: Harm, rs: SegmentsRules, ctx: Con
     else:
         excess = 0
         new_nl, new_cur = old_nl, old_cur - rest
+    floor = ""
+    if new_cur < -MAX_POINTS:
+        # A sheet holds PV down to −MAX_POINTS (the character died long before).
+        new_cur, floor = -MAX_POINTS, f" (compté {fmt_int(-MAX_POINTS)}, le plus bas qu'une fiche garde)"
     line = " ".join(parts)
     if len(parts) > 1:
         line += f" = {rest}"
-    new = evolve(sheet, temporary=sheet.temporary - absorbed, current=new_cur, nonlethal=new_nl)
     if harm.nonlethal:
-        hidden = _points_hidden(sheet, rs)
-        if hidden:
-            line += " (total caché : Engourdi)"
-        else:
-            line += f" → non létaux {old_nl} → {new_nl}"
-            if excess:
-                line += f", l'excédent de {excess} devient létal : PV {fmt_int(old_cur)} → {fmt_int(new_cur)}"
+        line += f" → non létaux {old_nl} → {new_nl}"
+        if excess:
+            line += f", l'excédent de {excess} devient létal : PV {fmt_int(old_cur)} → {fmt_int(new_cur)}{floor}"
     else:
-        line += f" → {_pv_change(sheet, rs, old_cur, new_cur)}"
-    ctx.say(line + ".")
+        line += f" → PV {fmt_int(old_cur)} → {fmt_int(new_cur)}{floor}"
+    hidden = points_hidden(sheet, rs)
+    _tell(ctx, hidden, line + ".", lambda: f"{harm.what} : {raw} dégâts{kind} encaissés ({hidden_note(sheet, rs)}).")
+    new = evolve(sheet, temporary=sheet.temporary - absorbed, current=new_cur, nonlethal=new_nl)
     if (
         new_cur < old_cur
         and new.stabilised
@@ -183,8 +238,8 @@ def _hit(sheet: SegmentsSheet, raw: int, harm: Harm, rs: SegmentsRules, ctx: Con
         and not is_dead(new)
     ):
         ctx.say(
-            f"Les nouveaux dégâts rompent la stabilisation : il perd de nouveau {rs.dying.loss_per_segment} PV "
-            "par segment."
+            f"Les nouveaux dégâts rompent la stabilisation : la perte de {rs.dying.loss_per_segment} PV par "
+            "segment reprend."
         )
         new = evolve(new, stabilised=False)
     return _settle(sheet, new, rs, ctx)
@@ -192,45 +247,80 @@ def _hit(sheet: SegmentsSheet, raw: int, harm: Harm, rs: SegmentsRules, ctx: Con
 
 def _weapon_drop(sheet: SegmentsSheet, rs: SegmentsRules, ctx: Context) -> bool:
     """Engourdi: « tout coup encaissé fait lâcher son arme sauf réussite d'une Vigueur difficulté 15 »."""
+    drops = rs.memo.drops
+    if not drops or (rs.memo.drops_only_when_set and rs.memo.drop_roots.isdisjoint(sheet.conditions)):
+        return False
     known = effective_conditions(sheet, rs)
-    dds = [rs.conditions[c].drop_weapon_dd for c in known if rs.conditions[c].drop_weapon_dd is not None]
-    if not dds or health_state(sheet, rs)[0] in OUT_OF_ACTION:
+    if drops.isdisjoint(known):
+        return False
+    dds = [rs.conditions[c].drop_weapon_dd for c in known if c in drops]
+    if not dds or health_state_id(sheet, rs) in OUT_OF_ACTION:
         return False
     dd = max(d for d in dds if d is not None)
     if _check(ctx, sheet, "fortitude", dd, "Vigueur pour garder son arme (Engourdi)"):
         return False
-    ctx.say(f"{_name(sheet)} ne sent plus ce qu'il tient : il lâche son arme.")
+    ctx.say(f"{_name(sheet)} lâche son arme : la main ne sent plus ce qu'elle tient.")
     ctx.event("weapon_dropped")
     return True
 
 
-def _fatigue_to(sheet: SegmentsSheet, level: int, rs: SegmentsRules, ctx: Context, why: str) -> SegmentsSheet:
+# --------------------------------------------------------------------------------------------------
+# Fatigue
+# --------------------------------------------------------------------------------------------------
+
+
+def _fatigue_to(
+    sheet: SegmentsSheet,
+    level: int,
+    rs: SegmentsRules,
+    ctx: Context,
+    why: str,
+    told: set[str] | None = None,
+) -> SegmentsSheet:
+    """Fatigue to ``level``; ``told`` keeps a passage of time from repeating that the ladder is at its top."""
     top = len(rs.fatigue.levels)
     level = max(0, level)
     if level > top:
         # The seed stops at the third degree (S14).
-        ctx.say(f"La fatigue ne dépasse pas le degré {top} ({fatigue_label(top, rs)}).")
+        line = f"La fatigue ne dépasse pas le degré {top} ({fatigue_label(top, rs)}) : elle en reste là."
+        if told is None or line not in told:
+            ctx.say(line)
+            if told is not None:
+                told.add(line)
         level = top
     if level == sheet.fatigue:
-        ctx.say(f"Fatigue inchangée : {fatigue_label(level, rs)}.")
+        if told is None:
+            ctx.say(f"Fatigue inchangée : {fatigue_label(level, rs)}.")
         return sheet
     line = f"Fatigue ({why}) : {fatigue_label(sheet.fatigue, rs)} → {fatigue_label(level, rs)}"
     if level:
-        rule = rs.conditions[rs.fatigue.levels[level - 1]]
-        line += f" ({rule.effects[0].rstrip('.')})"
+        effects = rs.conditions[rs.fatigue.levels[level - 1]].effects
+        if effects:
+            line += f" ({effects[0].rstrip('.')})"
     ctx.say(line + ".")
     if level > sheet.fatigue:
         ctx.event("fatigue")
     return evolve(sheet, fatigue=level)
 
 
+# --------------------------------------------------------------------------------------------------
+# Handlers
+# --------------------------------------------------------------------------------------------------
+
+
 def _alive(sheet: SegmentsSheet, what: str) -> None:
     if is_dead(sheet):
-        raise Refused(f"{_name(sheet)} est mort : {what} impossible.")
+        raise Refused(f"{_name(sheet)} n'est plus en vie : {what} impossible.")
 
 
 def damage(sheet: SegmentsSheet, action: Damage, ctx: Context) -> SegmentsSheet:
     rs: SegmentsRules = ctx.ruleset
+    tags = damage_tags(action.damage_type)
+    unknown = sorted(tags - rs.memo.types) if tags else None
+    if unknown:
+        # An unknown or misspelt type would silently be a plain blow (« fue » meets the armour): refused.
+        names = ", ".join(f"« {t} »" for t in unknown)
+        raise Refused(f"Type de dégâts inconnu : {names} (types connus : {', '.join(rs.damage_types)}).")
     if action.spell_check is not None and sheet.magic_resistance > 0:
         score = sheet.magic_resistance
         # « Atteindre le score suffit. En cas d'échec, le sort échoue entièrement : pas de jet de
@@ -243,7 +333,6 @@ def damage(sheet: SegmentsSheet, action: Damage, ctx: Context) -> SegmentsSheet:
             ctx.event("spell_resisted")
             return sheet
         ctx.say(f"Résistance à la magie {score} percée ({action.spell_check} atteint {score}).")
-    tags = damage_tags(action.damage_type)
     dropped = False
     for number in range(1, action.hits + 1):
         amount = ctx.amount(action.amount, "Dégâts")
@@ -264,12 +353,12 @@ def _restore(sheet: SegmentsSheet, amount: int, rs: SegmentsRules, ctx: Context,
     gained = max(0, min(amount, top - sheet.current))
     new_cur = sheet.current + gained
     new_nl = max(0, sheet.nonlethal - amount) if rs.nonlethal.heal_removes_nonlethal else sheet.nonlethal
-    line = f"{what} : {_pv_change(sheet, rs, sheet.current, new_cur)}"
-    if gained < amount and not _points_hidden(sheet, rs):
+    line = f"{what} : PV {fmt_int(sheet.current)} → {fmt_int(new_cur)}"
+    if gained < amount:
         line += f" (maximum {top} atteint)"
-    if new_nl != sheet.nonlethal and not _points_hidden(sheet, rs):
+    if new_nl != sheet.nonlethal:
         line += f" ; non létaux {sheet.nonlethal} → {new_nl}"
-    ctx.say(line + ".")
+    _tell(ctx, points_hidden(sheet, rs), line + ".", lambda: f"{what} : {hidden_note(sheet, rs)}.")
     return _settle(sheet, evolve(sheet, current=new_cur, nonlethal=new_nl), rs, ctx)
 
 
@@ -283,34 +372,51 @@ def heal(sheet: SegmentsSheet, action: Heal, ctx: Context) -> SegmentsSheet:
 
 
 def gain_temporary(sheet: SegmentsSheet, action: GainTemporary, ctx: Context) -> SegmentsSheet:
+    rs: SegmentsRules = ctx.ruleset
     _alive(sheet, "recevoir des points temporaires")
     amount = ctx.amount(action.amount, "Points de vie temporaires").total
     if amount < 0:
         raise Refused("Des points temporaires négatifs n'ont pas de sens.")
     old = sheet.temporary
+    hidden = points_hidden(sheet, rs)
     # House rule for every system (GLOSSARY): temporary points never stack (S11).
     if old and not action.replace:
-        ctx.say(f"Points de vie temporaires : {old} conservés, les {amount} nouveaux ne se cumulent pas.")
+        line = f"Points de vie temporaires : {old} conservés, les {amount} nouveaux ne se cumulent pas."
+        _tell(ctx, hidden, line, lambda: f"Points de vie temporaires : les anciens restent ({hidden_note(sheet, rs)}).")
         return sheet
-    ctx.say(
+    line = (
         f"Points de vie temporaires : {old} remplacés par {amount}."
         if old
         else f"Points de vie temporaires : {amount}."
     )
+    _tell(ctx, hidden, line, lambda: f"Points de vie temporaires reçus ({hidden_note(sheet, rs)}).")
     return evolve(sheet, temporary=amount)
 
 
 def lose_temporary(sheet: SegmentsSheet, action: LoseTemporary, ctx: Context) -> SegmentsSheet:
+    rs: SegmentsRules = ctx.ruleset
     if sheet.temporary:
-        ctx.say(f"Les {sheet.temporary} points de vie temporaires prennent fin.")
+        line = f"Les {sheet.temporary} points de vie temporaires prennent fin."
+        _tell(ctx, points_hidden(sheet, rs), line, "Les points de vie temporaires prennent fin.")
     return evolve(sheet, temporary=0)
+
+
+def _known_states(rs: SegmentsRules) -> str:
+    return ", ".join(r.label for c, r in rs.conditions.items() if c not in rs.fatigue.levels)
+
+
+def _surprise_changes(rs: SegmentsRules, conditions: tuple[str, ...]) -> dict[str, Any]:
+    """Surpris just ended (its counters go back to 0) when no surprise state remains in ``conditions``."""
+    if any(c in rs.conditions and rs.conditions[c].surprise for c in conditions):
+        return {}
+    return {"surprise_segments": 0, "surprised_for": 0}
 
 
 def set_condition(sheet: SegmentsSheet, action: SetCondition, ctx: Context) -> SegmentsSheet:
     rs: SegmentsRules = ctx.ruleset
     cid = action.condition
     if cid not in rs.conditions:
-        raise Refused(f"État inconnu : « {cid} ».")
+        raise Refused(f"État inconnu : « {cid} » (états : {_known_states(rs)}).")
     label = rs.conditions[cid].label
     if cid in rs.fatigue.levels:
         if not action.active:
@@ -343,24 +449,22 @@ def set_condition(sheet: SegmentsSheet, action: SetCondition, ctx: Context) -> S
         ctx.say(f"{label} : n'était pas en place.")
         return sheet
     ctx.say(f"État {label} retiré.")
-    changes = {"conditions": tuple(c for c in sheet.conditions if c != cid)}
-    if rs.conditions[cid].surprise:
-        changes["surprise_segments"] = 0
-    return evolve(sheet, **changes)
+    remaining = tuple(c for c in sheet.conditions if c != cid)
+    return evolve(sheet, conditions=remaining, **_surprise_changes(rs, remaining))
 
 
 def clear_conditions(sheet: SegmentsSheet, action: ClearConditions, ctx: Context) -> SegmentsSheet:
     rs: SegmentsRules = ctx.ruleset
     for cid in action.include:
         if cid not in rs.conditions:
-            raise Refused(f"État inconnu : « {cid} ».")
+            raise Refused(f"État inconnu : « {cid} » (états : {_known_states(rs)}).")
     if sheet.conditions:
         ctx.say(
             "États retirés : " + ", ".join(rs.conditions[c].label for c in sheet.conditions if c in rs.conditions) + "."
         )
     else:
         ctx.say("Aucun état posé à retirer.")
-    sheet = evolve(sheet, conditions=(), surprise_segments=0)
+    sheet = evolve(sheet, conditions=(), surprise_segments=0, surprised_for=0)
     if sheet.fatigue:
         ctx.say(f"{fatigue_label(sheet.fatigue, rs)} reste : seul le repos dissipe la fatigue.")
     remaining = effective_conditions(sheet, rs)
@@ -371,14 +475,14 @@ def clear_conditions(sheet: SegmentsSheet, action: ClearConditions, ctx: Context
 
 
 def _stabilise(sheet: SegmentsSheet, ctx: Context, how: str) -> SegmentsSheet:
-    ctx.say(f"{_name(sheet)} est stabilisé ({how}) : il ne perd plus de points de vie.")
+    ctx.say(f"{_name(sheet)} : stabilisation ({how}) ; ne perd plus de points de vie.")
     ctx.event("stabilised")
     return evolve(sheet, stabilised=True)
 
 
 def _self_stabilise(sheet: SegmentsSheet, rs: SegmentsRules, ctx: Context, bonus: int = 0) -> SegmentsSheet:
     dd = rs.dying.self_stabilise_dd
-    ok = _check(ctx, sheet, "fortitude", dd, "Vigueur pour se stabiliser seul", bonus)
+    ok = _check(ctx, sheet, "fortitude", dd, "Vigueur pour se stabiliser sans aide", bonus)
     sheet = evolve(sheet, self_stabilise_turn=_turn_index(sheet, rs))
     return _stabilise(sheet, ctx, f"Vigueur difficulté {dd} réussie") if ok else sheet
 
@@ -388,25 +492,27 @@ STABILISE_METHODS = ("self", "ally")
 
 def stabilise(sheet: SegmentsSheet, action: Stabilise, ctx: Context) -> SegmentsSheet:
     rs: SegmentsRules = ctx.ruleset
-    _alive(sheet, "se stabiliser")
+    _alive(sheet, "la stabilisation")
     if action.method in ("first_aid", "medicine"):
         # « aucune compétence n'intervient : la Médecine soigne ce qui vient après, elle ne stabilise pas »
         raise Refused(
-            "La Médecine soigne ce qui vient après, elle ne stabilise pas : un allié stabilise un mourant "
-            "par une action d'interaction, sans jet."
+            "La Médecine soigne ce qui vient après, elle ne stabilise pas : un allié stabilise par une action "
+            "d'interaction, sans jet."
         )
     if action.method not in STABILISE_METHODS:
-        raise Refused(f"Méthode de stabilisation inconnue : « {action.method} » (attendu : seul, ou un allié).")
+        raise Refused(f"Méthode de stabilisation inconnue : « {action.method} » (au choix : sans aide, ou un allié).")
     if sheet.current >= 0:
         raise Refused("Seul un personnage à moins de zéro point de vie se stabilise.")
     if sheet.stabilised:
-        raise Refused("Déjà stabilisé.")
+        raise Refused("La stabilisation est déjà acquise.")
     if action.method == "ally":
         # « Un allié peut le stabiliser avec une action d'interaction, sans jet »
         return _stabilise(sheet, ctx, "un allié, par une action d'interaction, sans jet")
     # « Il peut tenter un jet de Vigueur difficulté 20, une fois par tour, pour se stabiliser seul. »
     if sheet.self_stabilise_turn == _turn_index(sheet, rs):
-        raise Refused("Une seule tentative de Vigueur par tour pour se stabiliser seul : attendez le tour suivant.")
+        raise Refused(
+            "Une seule tentative de Vigueur par tour pour se stabiliser sans aide : attendez le tour suivant."
+        )
     return _self_stabilise(sheet, rs, ctx, action.modifier)
 
 
@@ -434,9 +540,10 @@ def stand_up(sheet: SegmentsSheet, action: StandUp, ctx: Context) -> SegmentsShe
         raise Refused(f"{_name(sheet)} n'est pas à terre.")
     state, _ = health_state(sheet, rs)
     if state in OUT_OF_ACTION:
-        raise Refused(f"{_name(sheet)} est {rs.health_states[state].label.lower()} : il ne peut pas se relever.")
+        raise Refused(f"{_name(sheet)} : {rs.health_states[state].label}, se relever est impossible.")
+    # Several lying states at once: standing up costs the dearest of them.
     cost = max(rs.conditions[c].stand_up_segments or 0 for c in lying)
-    ctx.say(f"{_name(sheet)} se relève : cela lui coûte {plural(cost, 'segment')} de sa fenêtre.")
+    ctx.say(f"{_name(sheet)} se relève : cela coûte {plural(cost, 'segment')} de sa fenêtre.")
     return evolve(sheet, conditions=tuple(c for c in sheet.conditions if c not in lying))
 
 
@@ -448,11 +555,17 @@ def set_surprise(sheet: SegmentsSheet, action: SetSurprise, ctx: Context) -> Seg
     cid = ids[0]
     if action.segments == 0:
         ctx.say("La surprise prend fin.")
-        return evolve(sheet, conditions=tuple(c for c in sheet.conditions if c != cid), surprise_segments=0)
-    _alive(sheet, "être surpris")
+        remaining = tuple(c for c in sheet.conditions if c != cid)
+        return evolve(sheet, conditions=remaining, **_surprise_changes(rs, remaining))
+    _alive(sheet, "la surprise")
     # « démarre plus loin dans sa fenêtre, du nombre de segments de surprise accordés aux agresseurs »
     ctx.say(f"{rs.conditions[cid].label} : démarre {plural(action.segments, 'segment')} plus loin dans sa fenêtre.")
-    return evolve(sheet, conditions=tuple(sorted({*sheet.conditions, cid})), surprise_segments=action.segments)
+    return evolve(
+        sheet,
+        conditions=tuple(sorted({*sheet.conditions, cid})),
+        surprise_segments=action.segments,
+        surprised_for=0,
+    )
 
 
 def fall(sheet: SegmentsSheet, action: Fall, ctx: Context) -> SegmentsSheet:
@@ -472,13 +585,22 @@ def fall(sheet: SegmentsSheet, action: Fall, ctx: Context) -> SegmentsSheet:
         landed = action.agility_success
         if landed:
             ctx.say("Jet d'Agilité réussi.")
-    if landed and tranches:
-        removed = -(-rule.agility_metres // rule.metres_per_die)
-        tranches = max(0, tranches - removed)
-        ctx.say(f"Les dégâts des {rule.agility_metres} premiers mètres sont retirés.")
-    if tranches > rule.max_dice:
-        ctx.say(f"Au plus {rule.max_dice} tranches comptent.")
-        tranches = rule.max_dice
+    removed = -(-rule.agility_metres // rule.metres_per_die) if landed else 0
+
+    def cap(count: int) -> int:
+        if count > rule.max_dice:
+            ctx.say(f"Au plus {rule.max_dice} tranches comptent.")
+            return rule.max_dice
+        return count
+
+    def soften(count: int) -> int:
+        if removed and count:
+            ctx.say(f"Les dégâts des {rule.agility_metres} premiers mètres sont retirés.")
+            return max(0, count - removed)
+        return count
+
+    # S12: the cap first, then the roll takes off the first slice (100 m: 19d6), unless the table says otherwise.
+    tranches = cap(soften(tranches)) if rule.agility_before_cap else soften(cap(tranches))
     if tranches == 0:
         ctx.say("Aucun dégât.")
         return sheet
@@ -504,13 +626,13 @@ def set_suffocating(sheet: SegmentsSheet, action: SetSuffocating, ctx: Context) 
         return evolve(sheet, suffocating_for=None)
     _alive(sheet, "manquer d'air")
     if sheet.suffocating_for is not None:
-        ctx.say(f"{_name(sheet)} est déjà privé d'air.")
+        ctx.say(f"{_name(sheet)} manque déjà d'air.")
         return sheet
     turns = sheet.constitution * rs.suffocation.turns_per_constitution
     # « on tient un nombre de tours égal à sa Constitution, puis on tombe à 0 point de vie, puis on meurt
     #   au tour suivant »
     ctx.say(
-        f"Privé d'air : tient {plural(turns, 'tour')} (Constitution {sheet.constitution}), puis tombe à "
+        f"Sans air : tient {plural(turns, 'tour')} (Constitution {sheet.constitution}), puis tombe à "
         f"0 point de vie, puis meurt {plural(rs.suffocation.death_after_turns, 'tour')} plus tard."
     )
     return evolve(sheet, suffocating_for=0)
@@ -518,13 +640,17 @@ def set_suffocating(sheet: SegmentsSheet, action: SetSuffocating, ctx: Context) 
 
 def set_burning(sheet: SegmentsSheet, action: SetBurning, ctx: Context) -> SegmentsSheet:
     rs: SegmentsRules = ctx.ruleset
-    if action.active:
-        _alive(sheet, "prendre feu")
-        count, sides = rs.fire.damage
-        ctx.say(f"{_name(sheet)} prend feu : {count}d{sides} par tour tant qu'il brûle.")
-    else:
-        ctx.say(f"{_name(sheet)} ne brûle plus.")
-    return evolve(sheet, burning=action.active)
+    if not action.active:
+        ctx.say(f"{_name(sheet)} ne brûle plus." if sheet.burning else f"{_name(sheet)} ne brûlait pas.")
+        return evolve(sheet, burning=False, burning_for=0)
+    _alive(sheet, "prendre feu")
+    if sheet.burning:
+        ctx.say(f"{_name(sheet)} brûle déjà.")
+        return sheet
+    count, sides = rs.fire.damage
+    # « 1d6 par tour tant qu'on brûle » : counted from now, at the end of each whole turn spent burning (S13).
+    ctx.say(f"{_name(sheet)} prend feu : {count}d{sides} à la fin de chaque tour entier passé à brûler.")
+    return evolve(sheet, burning=True)
 
 
 def extinguish(sheet: SegmentsSheet, action: Extinguish, ctx: Context) -> SegmentsSheet:
@@ -533,10 +659,10 @@ def extinguish(sheet: SegmentsSheet, action: Extinguish, ctx: Context) -> Segmen
         raise Refused(f"{_name(sheet)} n'est pas en feu.")
     if action.method == "maneuver":
         ctx.say("Les flammes sont éteintes (une manœuvre).")
-        return evolve(sheet, burning=False)
+        return evolve(sheet, burning=False, burning_for=0)
     state, _ = health_state(sheet, rs)
     if state in OUT_OF_ACTION:
-        raise Refused(f"{_name(sheet)} est {rs.health_states[state].label.lower()} : il ne peut pas se rouler au sol.")
+        raise Refused(f"{_name(sheet)} : {rs.health_states[state].label}, se rouler au sol est impossible.")
     # « ou une action gratuite en se jetant à terre puis en roulant, avec un jet de Réflexes »
     prone = [c for c, r in rs.conditions.items() if r.stand_up_segments is not None]
     if prone:
@@ -544,7 +670,7 @@ def extinguish(sheet: SegmentsSheet, action: Extinguish, ctx: Context) -> Segmen
         ctx.say(f"{_name(sheet)} se jette à terre et roule.")
     if _check(ctx, sheet, "reflex", rs.fire.extinguish_dd, "Réflexes pour éteindre les flammes"):
         ctx.say("Les flammes sont éteintes.")
-        return evolve(sheet, burning=False)
+        return evolve(sheet, burning=False, burning_for=0)
     ctx.say("Les flammes brûlent toujours.")
     return sheet
 
@@ -555,11 +681,11 @@ def set_exposure(sheet: SegmentsSheet, action: SetExposure, ctx: Context) -> Seg
         if sheet.exposure:
             ctx.say(f"À l'abri : l'exposition au {rs.exposure[sheet.exposure].label} prend fin.")
         return evolve(sheet, exposure="", exposure_for=0, exposure_save_dd=None)
-    _alive(sheet, "être exposé")
+    _alive(sheet, "l'exposition")
     rule = rs.exposure[action.exposure]
     count, sides = rule.damage
     line = (
-        f"Exposé au {rule.label} sans protection : {count}d{sides} toutes les "
+        f"Exposition au {rule.label} sans protection : {count}d{sides} toutes les "
         f"{plural(rule.damage_every_hours, 'heure')}, un degré de fatigue toutes les "
         f"{plural(rule.fatigue_every_hours, 'heure')}"
     )
@@ -575,11 +701,11 @@ def set_privation(sheet: SegmentsSheet, action: SetPrivation, ctx: Context) -> S
     rule = rs.privations[action.need]
     counter = PRIVATION_COUNTERS[action.need]
     if action.active:
-        _alive(sheet, "se priver")
+        _alive(sheet, "la privation")
         if action.need in sheet.privations:
             ctx.say(f"Déjà {rule.label}.")
             return sheet
-        ctx.say(f"{_name(sheet)} est {rule.label} : un degré de fatigue toutes les {plural(rule.hours, 'heure')}.")
+        ctx.say(f"{_name(sheet)} : {rule.label}, un degré de fatigue toutes les {plural(rule.hours, 'heure')}.")
         return evolve(sheet, privations=tuple(sorted({*sheet.privations, action.need})), **{counter: 0})
     if action.need not in sheet.privations:
         ctx.say(f"{_name(sheet)} n'était pas {rule.label}.")
@@ -588,12 +714,100 @@ def set_privation(sheet: SegmentsSheet, action: SetPrivation, ctx: Context) -> S
     return evolve(sheet, privations=tuple(p for p in sheet.privations if p != action.need), **{counter: 0})
 
 
+# --------------------------------------------------------------------------------------------------
+# Edit
+# --------------------------------------------------------------------------------------------------
+
+
+def prepare_edit(sheet: SegmentsSheet, data: dict[str, Any]) -> dict[str, Any]:
+    """What an edit entails before it is checked: healed to 0 or more ends the stabilisation, an exposure
+    that ends stops its counter… Only the fields the edit leaves alone are adjusted: what the user asked
+    for is checked as asked."""
+    from rules.systems.segments.sheet import rules_table
+
+    def alone(key: str) -> bool:
+        return key not in data or data[key] == getattr(sheet, key)
+
+    def reset(key: str, value: object) -> None:
+        if alone(key):
+            data[key] = value
+
+    current = data.get("current")
+    if isinstance(current, int) and not isinstance(current, bool) and current >= 0:
+        reset("stabilised", False)
+        reset("self_stabilise_turn", None)
+    if data.get("dead") is True:
+        reset("stabilised", False)
+    if data.get("burning") is False:
+        reset("burning_for", 0)
+    if data.get("exposure") == "":
+        reset("exposure_for", 0)
+        reset("exposure_save_dd", None)
+    privations = data.get("privations")
+    if isinstance(privations, (list, tuple)):
+        for need, counter in PRIVATION_COUNTERS.items():
+            if need not in privations:
+                reset(counter, 0)
+    if data.get("nonlethal") == 0:
+        reset("nonlethal_for", 0)
+    conditions = data.get("conditions")
+    if isinstance(conditions, (list, tuple)) and all(isinstance(c, str) for c in conditions):
+        for key, value in _surprise_changes(rules_table(), tuple(conditions)).items():
+            reset(key, value)
+    return data
+
+
+def duration_text(seconds: int) -> str:
+    """``93_784`` → « 1 j 2 h 3 min 4 s »."""
+    parts = []
+    for size, unit in ((86_400, "j"), (3_600, "h"), (60, "min"), (1, "s")):
+        count, seconds = divmod(seconds, size)
+        if count:
+            parts.append(f"{count} {unit}")
+    return " ".join(parts) or "0 s"
+
+
+def shown_value(name: str, value: Any, rs: SegmentsRules) -> str:
+    """A stored value as the sheet shows it: labels for ids, « oui »/« non », durations, quoted texts."""
+    if isinstance(value, bool):
+        return "oui" if value else "non"
+    if value is None:
+        return "non" if name == "suffocating_for" else "aucune"
+    if name in DURATION_FIELDS:
+        return duration_text(int(value))
+    if name == "self_stabilise_turn":
+        return f"tour n° {int(value) + 1}"
+    if name in ("armour", "light", "exposure", "privations"):
+        choices = _choices(name, rs)
+        if name == "privations":
+            return ", ".join(choices.get(v, v) for v in value) or "aucune"
+        return choices.get(value, str(value))
+    if name == "conditions":
+        return ", ".join(rs.conditions[c].label if c in rs.conditions else c for c in value) or "aucun"
+    if isinstance(value, tuple):
+        return ", ".join(value) or "aucune"
+    if isinstance(value, int):
+        return fmt_int(value)
+    text = str(value)
+    if not text:
+        return "(vide)"
+    return f"« {text[:60]}… »" if len(text) > 60 else f"« {text} »"
+
+
 def after_edit(old: SegmentsSheet, new: SegmentsSheet, rs: SegmentsRules, ctx: Context) -> SegmentsSheet:
-    top = len(rs.fatigue.levels)
-    if new.fatigue > top:
-        ctx.say(f"La fatigue ne dépasse pas le degré {top}.")
-        new = evolve(new, fatigue=top)
-    if new.current >= 0 and new.stabilised:
-        new = evolve(new, stabilised=False)
+    """The journal of an edit in the sheet's own words (labels, not field names), then what follows from it."""
+    # The facade's generic lines (field names, raw values) are replaced by these.
+    ctx.log.clear()
+    hidden = points_hidden(old, rs) or points_hidden(new, rs)
+    points_changed = False
+    for name in type(new).model_fields:
+        before, after = getattr(old, name), getattr(new, name)
+        if before != after:
+            line = f"{LABELS[name]} : {shown_value(name, before, rs)} → {shown_value(name, after, rs)}."
+            secret = hidden and name in POINT_FIELDS
+            points_changed = points_changed or secret
+            ctx.say(line, secret=secret)
+    if points_changed:
+        ctx.say(f"Points de vie modifiés ({hidden_note(new, rs)}).")
     # Death is automatic: a lowered Constitution or PV below its negative kills (« 7.2 »).
     return _settle(old, new, rs, ctx)

@@ -7,8 +7,10 @@ d20 + the sheet's bonus + the states' modifiers against a difficulty.
 The dying story: « Il perd 1 point de vie par segment et meurt quand il atteint l'opposé de sa valeur
 de Constitution … Il peut tenter un jet de Vigueur difficulté 20, une fois par tour, pour se stabiliser
 seul. » With no help and nothing else happening, the character gets one try at each of the instants
-``time`` gives it before the segment of its death (at one instant, the lost segment comes first, so no
-try at the instant of death); the chance of pulling through is that of one success among those tries.
+``time`` gives it (``derive.stabilise_try_instant``: at its window's opening in every turn it is dying,
+the turn of the fall included) before the segment of its death (at one instant, what completes comes
+first: no try at the instant of death); the chance of pulling through is that of one success among
+those tries.
 """
 
 from __future__ import annotations
@@ -17,10 +19,17 @@ from fractions import Fraction
 from typing import Any, Literal
 
 from rules.actions import Stabilise
-from rules.model import Term, fmt_int, plural
+from rules.model import Term, evolve, fmt_int, plural
 from rules.odds import Chance, at_least, chance, dice, fmt_percent, roll_text, shifted
 from rules.systems.segments.actions import Extinguish, Fall
-from rules.systems.segments.derive import effective_conditions, is_dead, is_dying, turn_start
+from rules.systems.segments.derive import (
+    OUT_OF_ACTION,
+    effective_conditions,
+    health_state_id,
+    is_dead,
+    is_dying,
+    stabilise_try_instant,
+)
 from rules.systems.segments.sheet import SegmentsSheet
 from rules.systems.segments.table import SegmentsRules
 
@@ -57,7 +66,7 @@ def rolls(sheet: SegmentsSheet, rs: SegmentsRules) -> list[Chance]:
         found.append(chance("extinguish", "Réflexes pour éteindre les flammes", p, how, action="extinguish"))
     known = effective_conditions(sheet, rs)
     drop = [rs.conditions[c].drop_weapon_dd for c in known if rs.conditions[c].drop_weapon_dd is not None]
-    if drop:
+    if drop and health_state_id(sheet, rs) not in OUT_OF_ACTION:
         dd = max(d for d in drop if d is not None)
         p, how = check(sheet, rs, "fortitude", dd)
         found.append(
@@ -114,22 +123,18 @@ def death_instant(sheet: SegmentsSheet, rs: SegmentsRules) -> int | None:
 
 def try_instants(sheet: SegmentsSheet, rs: SegmentsRules, until: int) -> list[int]:
     """The instants before ``until`` at which ``time`` makes the dying character's Vigueur try (S5):
-    at the segment where its window opens, once a turn, the first one after now."""
-    if not rs.dying.auto_self_stabilise:
-        return []
-    start = int(turn_start(sheet, rs).value)
-    if start > rs.segments_per_turn:
-        return []
+    asked of ``derive.stabilise_try_instant`` one try after the other, as the clock would reach them
+    (the points lost on the way, the try of that turn made), so the schedule is the rules' own."""
     seg, turn = rs.time_units["segment"], rs.time_units["turn"]
-    offset = (start - 1) * seg
-    instant = sheet.clock // turn * turn + offset
-    if instant <= sheet.clock:
-        instant += turn
-    found = []
-    while instant < until:
-        if sheet.self_stabilise_turn != instant // turn:
-            found.append(instant)
-        instant += turn
+    loss = rs.dying.loss_per_segment
+    found: list[int] = []
+    probe = sheet
+    instant = stabilise_try_instant(probe, rs)
+    while instant is not None and instant < until:
+        found.append(instant)
+        lost = (instant // seg - probe.clock // seg) * loss
+        probe = evolve(probe, clock=instant, current=probe.current - lost, self_stabilise_turn=instant // turn)
+        instant = stabilise_try_instant(probe, rs)
     return found
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Literal
+import functools
+import re
+from typing import Any, Literal
 
 from pydantic import Field, PositiveInt, field_validator, model_validator
 
@@ -74,6 +76,9 @@ class DamageTypeRule(Table):
     energy: bool = False
 
 
+_TYPE_ID = r"^[^\W\d_][^\W\d]*(?: [^\W\d_][^\W\d]*)*$"
+
+
 class FallRules(Table):
     metres_per_die: int = Field(ge=1)
     die: Dice
@@ -81,6 +86,9 @@ class FallRules(Table):
     agility_metres: int = Field(ge=0)
     damage_type: str
     lands_prone: bool
+    # S12: false, the cap first and then the successful Agilité roll takes off the first slice (100 m: 19d6);
+    # true, the roll takes off the first slice before the cap (from 63 m it changes nothing).
+    agility_before_cap: bool
 
     _dice = field_validator("die")(_check_dice)
 
@@ -126,7 +134,8 @@ class RestRules(Table):
 
 class SurpriseRules(Table):
     default_segments: int = Field(ge=0, le=100)
-    ends_at_turn_end: bool
+    # How many turns Surpris lasts from when it is set (S16); 0: until the GM takes it off.
+    lasts_turns: int = Field(ge=0, le=100)
 
 
 class LightRule(Table):
@@ -225,6 +234,9 @@ class SegmentsRules(Table):
         for state in HEALTH_STATE_IDS:
             if state not in self.health_states:
                 raise ValueError(f"l'état de santé « {state} » manque dans health_states")
+        for tid in self.damage_types:
+            if tid != tid.strip().lower() or not re.match(_TYPE_ID, tid):
+                raise ValueError(f"damage_types : « {tid} » doit s'écrire en minuscules, en mots séparés d'une espace")
         for where, dtype in (
             ("fall.damage_type", self.fall.damage_type),
             ("fire.damage_type", self.fire.damage_type),
@@ -247,3 +259,53 @@ class SegmentsRules(Table):
     @property
     def segments_per_turn(self) -> int:
         return self.time_units["turn"] // self.time_units["segment"]
+
+    @functools.cached_property
+    def memo(self) -> Memo:
+        """What the rules compute again and again from this table and a few fields of a sheet (per table)."""
+        return Memo(self)
+
+
+class Memo:
+    """Results of pure functions of this table and a few sheet fields, kept so that ``apply`` does not redo
+    them for every action (the effective states of a sheet, its reductions against a hit's types…)."""
+
+    LIMIT = 4096
+
+    def __init__(self, rs: SegmentsRules) -> None:
+        self.hides = frozenset(c for c, r in rs.conditions.items() if r.hides_points)
+        self.drops = frozenset(c for c, r in rs.conditions.items() if r.drop_weapon_dd is not None)
+        # The states that bring a hiding (or weapon-dropping) state along, themselves or through ``implies``;
+        # when only set states can (not a fatigue degree, not the light), a glance at the set ones answers.
+        self.hide_roots = self._roots(rs, self.hides)
+        self.drop_roots = self._roots(rs, self.drops)
+        derived = {*rs.fatigue.levels, *(r.blinds for r in rs.light.values() if r.blinds is not None)}
+        self.hides_only_when_set = derived.isdisjoint(self.hide_roots)
+        self.drops_only_when_set = derived.isdisjoint(self.drop_roots)
+        self.energies = frozenset(k for k, v in rs.damage_types.items() if v.energy)
+        self.types = frozenset(rs.damage_types)
+        self.surprises = frozenset(c for c, r in rs.conditions.items() if r.surprise)
+        self._values: dict[tuple[Any, ...], Any] = {}
+
+    @staticmethod
+    def _roots(rs: SegmentsRules, targets: frozenset[str]) -> frozenset[str]:
+        roots = set()
+        for cid in rs.conditions:
+            seen, pending = {cid}, [cid]
+            while pending:
+                for implied in rs.conditions[pending.pop()].implies:
+                    if implied not in seen:
+                        seen.add(implied)
+                        pending.append(implied)
+            if not targets.isdisjoint(seen):
+                roots.add(cid)
+        return frozenset(roots)
+
+    def get(self, key: tuple[Any, ...]) -> Any:
+        return self._values.get(key)
+
+    def put(self, key: tuple[Any, ...], value: Any) -> Any:
+        if len(self._values) >= self.LIMIT:
+            self._values.clear()
+        self._values[key] = value
+        return value

@@ -1,18 +1,34 @@
-"""Segments time: what the timed rules do while the clock runs (dying, air, fire, exposure, privations, rest)."""
+"""Segments time: what the timed rules do while the clock runs, and the GM table's turns.
+
+The clock counts seconds; a turn is ``time_units.turn`` seconds of ``time_units.segment`` segments, turn
+``k`` being ``[k·turn, (k+1)·turn)``. Two kinds of timed rules:
+
+- what completes (a segment lost while dying, a whole turn spent burning, an hour of cold, a turn of
+  surprise over…) acts at the instant it completes, counted from when it began;
+- what opens (the character's window, where the dying character's Vigueur try comes, « une fois par
+  tour ») acts at the instant it opens.
+
+At one instant, what completes comes first. Moving the clock from ``t0`` to ``t1`` applies what completes
+in ``(t0, t1]`` and what opens in ``[t0, t1)``: what opens at ``t1`` belongs to the next stretch. So one
+``AdvanceTime(unit="turn")`` from the start of a turn is exactly ``StartTurn`` (to the opening of the
+window, and what it brings) then ``EndRound`` (the rest of the turn).
+"""
 
 from __future__ import annotations
 
-from rules.actions import AdvanceTime, LongRest
+from rules.actions import AdvanceTime, EndRound, LongRest, StartTurn
 from rules.errors import Refused
-from rules.model import Context, evolve, plural
+from rules.model import Context, evolve, fmt_int, plural
 from rules.systems.segments.derive import (
     _name,
-    _points_hidden,
-    _pv_change,
     _suffocation_limits,
+    _turn_index,
     is_dead,
     is_dying,
+    points_hidden,
+    stabilise_try_instant,
     turn_start,
+    window_instant,
 )
 from rules.systems.segments.handlers import (
     Harm,
@@ -24,19 +40,26 @@ from rules.systems.segments.handlers import (
     _restore,
     _self_stabilise,
     _settle,
+    _tell,
+    hidden_note,
 )
-from rules.systems.segments.sheet import PRIVATION_COUNTERS, SegmentsSheet
+from rules.systems.segments.sheet import MAX_CLOCK, MAX_CLOCK_YEARS, PRIVATION_COUNTERS, SegmentsSheet
 from rules.systems.segments.table import SegmentsRules
 
-# Time steps simulated in one AdvanceTime at most (burning, exposure… each need their own steps; ~0.1 ms each).
+# Time steps simulated in one action at most (burning, exposure… each need their own steps; ~0.1 ms each).
 STEP_CAP = 20_000
 
 
-# --- Time ----------------------------------------------------------------------------------------------
-
-
 def _surprise_ids(sheet: SegmentsSheet, rs: SegmentsRules) -> list[str]:
-    return [c for c in sheet.conditions if c in rs.conditions and rs.conditions[c].surprise]
+    surprises = rs.memo.surprises
+    if surprises.isdisjoint(sheet.conditions):
+        return []
+    return [c for c in sheet.conditions if c in surprises]
+
+
+def _next_after(counter: int, period: int) -> int:
+    """Seconds until ``counter`` (seconds since a rule began) next completes a ``period``."""
+    return period - counter % period
 
 
 def _next_events(sheet: SegmentsSheet, rs: SegmentsRules) -> list[int]:
@@ -44,35 +67,34 @@ def _next_events(sheet: SegmentsSheet, rs: SegmentsRules) -> list[int]:
     now = sheet.clock
     seg, turn, hour = rs.time_units["segment"], rs.time_units["turn"], rs.time_units["hour"]
     found: list[int] = []
-    dying = is_dying(sheet)
-    if dying and rs.dying.loss_per_segment:
+    if is_dying(sheet) and rs.dying.loss_per_segment:
         # Losses are linear: step straight to the segment where the PV reach the negative of the CON.
         segments = -(-(sheet.current + sheet.constitution) // rs.dying.loss_per_segment)
-        found.append((now // seg + max(1, segments)) * seg)
-    if dying and rs.dying.auto_self_stabilise:
-        start = int(turn_start(sheet, rs).value)
-        if start <= rs.segments_per_turn:
-            instant = now // turn * turn + (start - 1) * seg
-            found.append(instant if instant > now else instant + turn)
+        found.append((now // seg + segments) * seg)
+    tried = stabilise_try_instant(sheet, rs)
+    if tried is not None and tried > now:
+        found.append(tried)
     if sheet.suffocating_for is not None:
         for limit in _suffocation_limits(sheet, rs):
             if limit > sheet.suffocating_for:
                 found.append(now + limit - sheet.suffocating_for)
-    if sheet.burning or (rs.surprise.ends_at_turn_end and _surprise_ids(sheet, rs)):
-        found.append((now // turn + 1) * turn)
+    if sheet.burning:
+        found.append(now + _next_after(sheet.burning_for, turn))
+    lasts = rs.surprise.lasts_turns * turn
+    if lasts and _surprise_ids(sheet, rs):
+        found.append(now + lasts - sheet.surprised_for)
     if sheet.exposure:
         rule = rs.exposure[sheet.exposure]
         for every in (rule.damage_every_hours, rule.fatigue_every_hours):
-            period = every * hour
-            found.append(now + period - sheet.exposure_for % period)
+            found.append(now + _next_after(sheet.exposure_for, every * hour))
     for need in sheet.privations:
-        period = rs.privations[need].hours * hour
-        found.append(now + period - getattr(sheet, PRIVATION_COUNTERS[need]) % period)
+        found.append(now + _next_after(getattr(sheet, PRIVATION_COUNTERS[need]), rs.privations[need].hours * hour))
     rate = rs.nonlethal.recovery_per_hour_per_level * sheet.level
     if sheet.nonlethal and rate:
         # Straight to the hour where the character wakes up, or where the last point is gone.
         target = sheet.nonlethal - sheet.current if sheet.nonlethal > sheet.current >= 0 else sheet.nonlethal
-        found.append((now // hour + max(1, -(-target // rate))) * hour)
+        hours = -(-target // rate)
+        found.append(now + _next_after(sheet.nonlethal_for, hour) + (hours - 1) * hour)
     return found
 
 
@@ -80,91 +102,116 @@ def _crossed(before: int, after: int, period: int) -> int:
     return after // period - before // period
 
 
-def _elapse(sheet: SegmentsSheet, dt: int, rs: SegmentsRules, ctx: Context) -> SegmentsSheet:
-    """``dt`` seconds pass; the timed rules whose instant falls in that span act, in the seed's order."""
+def _elapse(sheet: SegmentsSheet, dt: int, rs: SegmentsRules, ctx: Context, told: set[str]) -> SegmentsSheet:
+    """``dt`` seconds pass; what completes in that span acts, in the seed's order.
+
+    Every counter moves first, so the sheet does not depend on where a death cut the span (one turn is
+    the same sheet whether it passes in one step or in two).
+    """
     seg, turn, hour = rs.time_units["segment"], rs.time_units["turn"], rs.time_units["hour"]
-    t0, t1 = sheet.clock, sheet.clock + dt
-    start = int(turn_start(sheet, rs).value) if is_dying(sheet) else 0
-    sheet = evolve(sheet, clock=t1)
+    before = sheet
+    moved: dict[str, object] = {"clock": sheet.clock + dt}
+    if sheet.suffocating_for is not None:
+        moved["suffocating_for"] = sheet.suffocating_for + dt
+    if sheet.burning:
+        moved["burning_for"] = sheet.burning_for + dt
+    if sheet.exposure:
+        moved["exposure_for"] = sheet.exposure_for + dt
+    for need in sheet.privations:
+        field = PRIVATION_COUNTERS[need]
+        moved[field] = getattr(sheet, field) + dt
+    if sheet.nonlethal:
+        moved["nonlethal_for"] = sheet.nonlethal_for + dt
+    surprised = _surprise_ids(sheet, rs)
+    lasts = rs.surprise.lasts_turns * turn
+    surprise_over = bool(surprised) and bool(lasts) and sheet.surprised_for + dt >= lasts
+    if surprised and not surprise_over:
+        moved["surprised_for"] = sheet.surprised_for + dt
+    sheet = evolve(sheet, **moved)
     # « Il perd 1 point de vie par segment »
     if is_dying(sheet) and rs.dying.loss_per_segment:
-        segments = _crossed(t0, t1, seg)
+        segments = _crossed(before.clock, sheet.clock, seg)
         loss = segments * rs.dying.loss_per_segment
         if loss:
             new = evolve(sheet, current=sheet.current - loss)
-            ctx.say(f"Mourant, {plural(segments, 'segment')} : {_pv_change(sheet, rs, sheet.current, new.current)}.")
+            what = f"Mourant, {plural(segments, 'segment')}"
+            line = f"{what} : PV {fmt_int(sheet.current)} → {fmt_int(new.current)}."
+            _tell(ctx, points_hidden(sheet, rs), line, lambda: f"{what} : {hidden_note(sheet, rs)}.")
             sheet = _settle(sheet, new, rs, ctx)
-    if sheet.suffocating_for is not None and not is_dead(sheet):
-        s0, s1 = sheet.suffocating_for, sheet.suffocating_for + dt
+    if before.suffocating_for is not None and not is_dead(sheet):
+        s0, s1 = before.suffocating_for, before.suffocating_for + dt
         to_zero, to_death = _suffocation_limits(sheet, rs)
-        sheet = evolve(sheet, suffocating_for=s1)
         if s0 < to_zero <= s1 and sheet.current > 0:
-            ctx.say(f"Sans air depuis {plural(to_zero // turn, 'tour')} : tombe à 0 point de vie.")
-            sheet = _settle(sheet, evolve(sheet, current=0), rs, ctx)
-        if s0 < to_death <= s1:
-            sheet = _die(sheet, ctx, "noyade ou asphyxie")
-    turns = _crossed(t0, t1, turn)
-    if turns and not is_dead(sheet):
-        if sheet.burning:
-            count, sides = rs.fire.damage
-            for _ in range(turns):
-                roll = ctx.dice(count, sides, "Feu")
-                harm = Harm(f"Feu, un tour ({roll.detail})", frozenset({rs.fire.damage_type}))
-                sheet = _hit(sheet, roll.total, harm, rs, ctx)
-                if is_dead(sheet):
-                    break
-        surprised = _surprise_ids(sheet, rs)
-        if surprised and rs.surprise.ends_at_turn_end:
-            ctx.say("Fin du tour : la surprise est passée.")
-            sheet = evolve(
-                sheet, conditions=tuple(c for c in sheet.conditions if c not in surprised), surprise_segments=0
+            what = f"Sans air depuis {plural(to_zero // turn, 'tour')}"
+            _tell(
+                ctx,
+                points_hidden(sheet, rs),
+                f"{what} : tombe à 0 point de vie.",
+                f"{what} : à bout de souffle ({hidden_note(sheet, rs)}).",
             )
-    # « une fois par tour » at the segment where its turn starts, the dying character tries alone.
-    if start and is_dying(sheet) and rs.dying.auto_self_stabilise and start <= rs.segments_per_turn:
-        offset = (start - 1) * seg
-        instant = (t1 - offset) // turn * turn + offset
-        if t0 < instant <= t1 and sheet.self_stabilise_turn != instant // turn:
-            ctx.say("Début de son tour :")
-            sheet = _self_stabilise(sheet, rs, ctx)
-    if sheet.exposure and not is_dead(sheet):
-        rule = rs.exposure[sheet.exposure]
-        e0, e1 = sheet.exposure_for, sheet.exposure_for + dt
-        sheet = evolve(sheet, exposure_for=e1)
+            sheet = _settle(sheet, evolve(sheet, current=0), rs, ctx)
+        if s0 < to_death <= s1 and not is_dead(sheet):
+            sheet = _die(sheet, rs, ctx, "noyade ou asphyxie", shows_points=False)
+    if before.burning and not is_dead(sheet):
+        count, sides = rs.fire.damage
+        for _ in range(_crossed(before.burning_for, before.burning_for + dt, turn)):
+            roll = ctx.dice(count, sides, "Feu")
+            harm = Harm(f"Feu, un tour entier ({roll.detail})", frozenset({rs.fire.damage_type}))
+            sheet = _hit(sheet, roll.total, harm, rs, ctx)
+            if is_dead(sheet):
+                return sheet
+    if surprise_over:
+        ctx.say(f"Surpris depuis {plural(rs.surprise.lasts_turns, 'tour')} : la surprise est passée.")
+        conditions = tuple(c for c in sheet.conditions if c not in surprised)
+        sheet = evolve(sheet, conditions=conditions, surprise_segments=0, surprised_for=0)
+    if before.exposure and not is_dead(sheet):
+        rule = rs.exposure[before.exposure]
+        e0, e1 = before.exposure_for, before.exposure_for + dt
         count, sides = rule.damage
+        name = rule.label[:1].upper() + rule.label[1:]
         for _ in range(_crossed(e0, e1, rule.damage_every_hours * hour)):
             halved = sheet.exposure_save_dd is not None and _check(
                 ctx, sheet, "fortitude", sheet.exposure_save_dd, f"Vigueur contre le {rule.label}"
             )
-            roll = ctx.dice(count, sides, rule.label[:1].upper() + rule.label[1:])
-            harm = Harm(
-                f"{rule.label[:1].upper() + rule.label[1:]} ({roll.detail})",
-                frozenset({rule.damage_type}),
-                halved=halved,
-            )
+            roll = ctx.dice(count, sides, name)
+            harm = Harm(f"{name} ({roll.detail})", frozenset({rule.damage_type}), halved=halved)
             sheet = _hit(sheet, roll.total, harm, rs, ctx)
             if is_dead(sheet):
                 return sheet
         for _ in range(_crossed(e0, e1, rule.fatigue_every_hours * hour)):
-            sheet = _fatigue_to(sheet, sheet.fatigue + 1, rs, ctx, f"{rule.fatigue_every_hours} heures de {rule.label}")
-    for need in sheet.privations:
+            why = f"{rule.fatigue_every_hours} heures de {rule.label}"
+            sheet = _fatigue_to(sheet, sheet.fatigue + 1, rs, ctx, why, told)
+    for need in before.privations:
         if is_dead(sheet):
             break
-        field = PRIVATION_COUNTERS[need]
-        p0 = getattr(sheet, field)
+        p0 = getattr(before, PRIVATION_COUNTERS[need])
         rule_p = rs.privations[need]
-        sheet = evolve(sheet, **{field: p0 + dt})
         for _ in range(_crossed(p0, p0 + dt, rule_p.hours * hour)):
-            sheet = _fatigue_to(sheet, sheet.fatigue + 1, rs, ctx, f"{plural(rule_p.hours, 'heure')} {rule_p.label}")
-    hours = _crossed(t0, t1, hour)
-    if hours and sheet.nonlethal and not is_dead(sheet) and rs.nonlethal.recovery_per_hour_per_level:
-        recovered = min(sheet.nonlethal, hours * rs.nonlethal.recovery_per_hour_per_level * sheet.level)
-        new = evolve(sheet, nonlethal=sheet.nonlethal - recovered)
-        if _points_hidden(sheet, rs):
-            ctx.say("Dégâts non létaux : une partie s'efface avec le temps (total caché : Engourdi).")
-        else:
-            ctx.say(f"Dégâts non létaux qui s'effacent avec le temps : {sheet.nonlethal} → {new.nonlethal}.")
-        sheet = _settle(sheet, new, rs, ctx)
+            why = f"{plural(rule_p.hours, 'heure')} {rule_p.label}"
+            sheet = _fatigue_to(sheet, sheet.fatigue + 1, rs, ctx, why, told)
+    if before.nonlethal and sheet.nonlethal and not is_dead(sheet):
+        hours = _crossed(before.nonlethal_for, before.nonlethal_for + dt, hour)
+        if hours and rs.nonlethal.recovery_per_hour_per_level:
+            recovered = min(sheet.nonlethal, hours * rs.nonlethal.recovery_per_hour_per_level * sheet.level)
+            new = evolve(sheet, nonlethal=sheet.nonlethal - recovered)
+            line = f"Dégâts non létaux qui s'effacent avec le temps : {sheet.nonlethal} → {new.nonlethal}."
+            player = f"Dégâts non létaux : une partie s'efface avec le temps ({hidden_note(sheet, rs)})."
+            _tell(ctx, points_hidden(sheet, rs), line, player)
+            sheet = _settle(sheet, new, rs, ctx)
     return sheet
+
+
+def _opening(sheet: SegmentsSheet, rs: SegmentsRules, ctx: Context) -> SegmentsSheet:
+    """What opens at this instant: the dying character's Vigueur try of this turn, if it comes now (S5)."""
+    if stabilise_try_instant(sheet, rs) != sheet.clock:
+        return sheet
+    turn = _turn_index(sheet, rs)
+    if window_instant(sheet, rs, turn) == sheet.clock:
+        start = int(turn_start(sheet, rs).value)
+        ctx.say(f"Sa fenêtre s'ouvre (segment {min(start, rs.segments_per_turn)}) :")
+    else:
+        ctx.say("Sa fenêtre de ce tour était passée : la tentative de ce tour vient tout de suite.")
+    return _self_stabilise(sheet, rs, ctx)
 
 
 def _estimated_steps(sheet: SegmentsSheet, seconds: int, rs: SegmentsRules) -> int:
@@ -178,50 +225,90 @@ def _estimated_steps(sheet: SegmentsSheet, seconds: int, rs: SegmentsRules) -> i
     return steps
 
 
-def _pass_time(sheet: SegmentsSheet, seconds: int, rs: SegmentsRules, ctx: Context) -> SegmentsSheet:
+def pass_time(sheet: SegmentsSheet, seconds: int, rs: SegmentsRules, ctx: Context) -> SegmentsSheet:
+    """Move the clock ``seconds`` on: what completes in ``(now, end]`` and what opens in ``[now, end)``."""
+    if sheet.clock + seconds > MAX_CLOCK:
+        raise Refused(
+            f"Le temps d'une fiche ne va pas au-delà de {MAX_CLOCK_YEARS:,} ans de jeu.".replace(",", "\u202f")
+        )
     if _estimated_steps(sheet, seconds, rs) > STEP_CAP:
         raise Refused(
             "Trop d'étapes à simuler d'un coup (feu, exposition, privations) : faites passer le temps par "
             "périodes plus courtes."
         )
     end = sheet.clock + seconds
+    told: set[str] = set()
     steps = 0
     while sheet.clock < end and not is_dead(sheet):
+        sheet = _opening(sheet, rs, ctx)
+        if is_dead(sheet):
+            break
         step_end = min([end, *_next_events(sheet, rs)])
-        sheet = _elapse(sheet, step_end - sheet.clock, rs, ctx)
+        sheet = _elapse(sheet, step_end - sheet.clock, rs, ctx, told)
         steps += 1
         if steps > STEP_CAP:
             raise Refused("Trop d'étapes à simuler d'un coup : faites passer le temps par périodes plus courtes.")
-    return evolve(sheet, clock=end)
+    return sheet if sheet.clock == end else evolve(sheet, clock=end)
 
 
 def advance_time(sheet: SegmentsSheet, action: AdvanceTime, ctx: Context) -> SegmentsSheet:
     rs: SegmentsRules = ctx.ruleset
     if action.unit not in rs.time_units:
-        units = ", ".join(rs.time_units)
-        raise Refused(f"Unité de temps inconnue : « {action.unit} » (attendu : {units}).")
+        units = ", ".join(rs.time_labels.get(u, u) for u in rs.time_units)
+        raise Refused(f"Unité de temps inconnue : « {action.unit} » (au choix : {units}).")
     label = rs.time_labels.get(action.unit, action.unit)
     ctx.say(f"Le temps passe : {plural(action.count, label)}.")
-    return _pass_time(sheet, action.count * rs.time_units[action.unit], rs, ctx)
+    return pass_time(sheet, action.count * rs.time_units[action.unit], rs, ctx)
+
+
+def start_turn(sheet: SegmentsSheet, action: StartTurn, ctx: Context) -> SegmentsSheet:
+    """The start of this character's turn in a fight (S5): the clock goes to the opening of its window in the
+    current turn, and what the window brings happens (the dying character's Vigueur try)."""
+    rs: SegmentsRules = ctx.ruleset
+    turn = _turn_index(sheet, rs)
+    opening = window_instant(sheet, rs, turn)
+    start = int(turn_start(sheet, rs).value)
+    spt = rs.segments_per_turn
+    where = f"segment {start} sur {spt}" if start <= spt else f"au-delà du segment {spt} : aucun segment ce tour-ci"
+    if opening >= sheet.clock:
+        sheet = pass_time(sheet, opening - sheet.clock, rs, ctx)
+        ctx.say(f"Début du tour de {_name(sheet)} ({where}).")
+    else:
+        ctx.say(f"Début du tour de {_name(sheet)} : sa fenêtre de ce tour s'est déjà ouverte ({where}).")
+    if is_dead(sheet):
+        return sheet
+    return _opening(sheet, rs, ctx)
+
+
+def end_round(sheet: SegmentsSheet, action: EndRound, ctx: Context) -> SegmentsSheet:
+    """The rest of the current turn: the clock goes to the start of the next one."""
+    rs: SegmentsRules = ctx.ruleset
+    turn = rs.time_units["turn"]
+    end = (sheet.clock // turn + 1) * turn
+    ctx.say(f"Fin du tour : {plural((end - sheet.clock) // rs.time_units['segment'], 'segment')} passent.")
+    return pass_time(sheet, end - sheet.clock, rs, ctx)
 
 
 def long_rest(sheet: SegmentsSheet, action: LongRest, ctx: Context) -> SegmentsSheet:
     rs: SegmentsRules = ctx.ruleset
     rule = rs.rest
-    _alive(sheet, "se reposer")
+    _alive(sheet, "le repos")
     if is_dying(sheet):
-        raise Refused("Un mourant ne se repose pas : il perd 1 point de vie par segment. Stabilisez-le d'abord.")
+        raise Refused(
+            f"{rs.health_states['mourant'].label} : pas de repos, la perte de {rs.dying.loss_per_segment} PV par "
+            "segment continue. Stabilisez d'abord."
+        )
     if sheet.burning:
         raise Refused(f"{_name(sheet)} est en feu : éteignez d'abord les flammes.")
     if sheet.suffocating_for is not None:
-        raise Refused(f"{_name(sheet)} est privé d'air : pas de repos possible.")
+        raise Refused(f"{_name(sheet)} manque d'air : pas de repos possible.")
     if action.hours < rule.min_hours:
         raise Refused(f"Un repos qui dissipe la fatigue dure au moins {plural(rule.min_hours, 'heure')}.")
     ctx.say(f"Repos de {plural(action.hours, 'heure')}.")
     ended = {"sleep"} | ({"food", "water"} if action.ate_and_drank else set())
     counters = {PRIVATION_COUNTERS[n]: 0 for n in ended}
     sheet = evolve(sheet, privations=tuple(p for p in sheet.privations if p not in ended), **counters)
-    sheet = _pass_time(sheet, action.hours * rs.time_units["hour"], rs, ctx)
+    sheet = pass_time(sheet, action.hours * rs.time_units["hour"], rs, ctx)
     if is_dead(sheet):
         return sheet
     if action.interrupted:
