@@ -49,13 +49,13 @@ class ScriptedRandom(random.Random):
         raise _Unscripted(a, b)
 
 
-def outcomes_of(sheet: Any, action: rules.Action) -> dict[str, tuple[Fraction, Any]]:
+def outcomes_of(sheet: Any, action: rules.Action, rules_table: Any = None) -> dict[str, tuple[Fraction, Any]]:
     """Every sheet ``action`` can lead to, by its JSON, with its exact probability."""
     found: dict[str, tuple[Fraction, Any]] = {}
 
     def explore(script: list[int], weight: Fraction) -> None:
         try:
-            out = rules.apply(sheet, action, rng=ScriptedRandom(script))
+            out = rules.apply(sheet, action, rng=ScriptedRandom(script), rules_table=rules_table)
         except _Unscripted as need:
             faces = range(need.low, need.high + 1)
             for face in faces:
@@ -70,7 +70,13 @@ def outcomes_of(sheet: Any, action: rules.Action) -> dict[str, tuple[Fraction, A
     return found
 
 
-def exact_story(sheet: Any, step: Step, verdict: Verdict, max_steps: int = 400) -> float:
+def exact_story(
+    sheet: Any,
+    step: Step,
+    verdict: Verdict,
+    max_steps: int = 400,
+    outcomes: Callable[[Any, rules.Action], dict[str, tuple[Fraction, Any]]] = outcomes_of,
+) -> float:
     """P(the story ends with ``verdict`` True), playing ``step(sheet)`` until the verdict is known."""
     memo: dict[str, float] = {}
 
@@ -81,7 +87,7 @@ def exact_story(sheet: Any, step: Step, verdict: Verdict, max_steps: int = 400) 
         assert depth < max_steps, "the story does not end"
         key = rules.sheet_to_json(current)
         if key not in memo:
-            memo[key] = sum(float(p) * value(nxt, depth + 1) for p, nxt in outcomes_of(current, step(current)).values())
+            memo[key] = sum(float(p) * value(nxt, depth + 1) for p, nxt in outcomes(current, step(current)).values())
         return memo[key]
 
     return value(sheet, 0)

@@ -6,6 +6,8 @@ import random
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import rules
 from tests.rules.odds_helpers import RUNS, exact_story, monte_carlo, outcomes_of, within_standard_errors
@@ -105,10 +107,8 @@ def test_the_resurrection_test() -> None:
     quick = rules.action_odds(dead, rules.Resurrection(procedure="quick", caster_level=5))
     assert quick[0].probability == 0.8
     assert rules.action_odds(dead, rules.Resurrection(procedure="souhait"))[0].probability == 1.0
-    # Against the real rules, every face of the two contributions and of the final test.
-    two = rules.Resurrection(
-        procedure="ritual", contributions=(helper, rules.ResurrectionContribution(modifier=4, dd=12))
-    )
+    # Against the real rules, every face of the contribution and of the final test.
+    two = rules.Resurrection(procedure="ritual", contributions=(rules.ResurrectionContribution(modifier=4, dd=12),))
     real = sum(float(p) for p, after in outcomes_of(dead, two).values() if not after.dead)
     assert rules.action_odds(dead, two)[0].probability == pytest.approx(real, abs=1e-12)
     assert rules.action_odds(sheet(current=-12, dead=True, soul_lost=True), rules.Resurrection()) == ()
@@ -153,3 +153,23 @@ def test_the_story_against_a_monte_carlo_of_the_real_rules(current: int, seed: i
     assert story is not None
     observed = monte_carlo(start, _play, RUNS, seed)
     assert within_standard_errors(observed, story.outcomes[0][1], RUNS), (observed, story.outcomes[0][1])
+
+
+@settings(max_examples=8, deadline=None)
+@given(current=st.integers(-9, -1), temporary=st.integers(0, 3), chance=st.integers(0, 60))
+def test_any_dying_start_equals_the_real_rules(current: int, temporary: int, chance: int) -> None:
+    """Any PV, temporary PV and house chance to stabilise: the first phase shown is the rules' own."""
+    table = rules.ruleset("d20")
+    house = table.model_copy(update={"dying": table.dying.model_copy(update={"stabilise_chance": chance})})
+    start = sheet(current=current, temporary=min(temporary, -current - 1))
+    story = rules.sheet_odds(start, rules_table=house).survival
+    assert story is not None
+
+    def step(s: Any) -> rules.Action:
+        return rules.AdvanceTime(unit="round")
+
+    def outcomes(s: Any, action: rules.Action) -> Any:
+        return outcomes_of(s, action, rules_table=house)
+
+    real = exact_story(start, step, _stabilised, outcomes=outcomes)
+    assert real == pytest.approx(story.outcomes[0][1], abs=1e-12)

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rules
-from tests.rules.odds_helpers import RUNS, exact_story, monte_carlo, within_standard_errors
+from tests.rules.odds_helpers import RUNS, exact_story, monte_carlo, outcomes_of, within_standard_errors
 
 NBSP = "\u00a0"
 P10 = Fraction(135, 216)  # P(3d6 ≥ 10)
@@ -157,3 +157,20 @@ def test_the_story_against_a_monte_carlo_of_the_real_rules(exhaustion: int, fail
     assert story is not None
     observed = monte_carlo(sheet, _play, RUNS, seed)
     assert within_standard_errors(observed, story.probability, RUNS), (observed, story.probability)
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.integers(0, 6), st.integers(0, 2), st.integers(0, 2), st.integers(6, 14))
+def test_any_dying_start_equals_the_real_rules(exhaustion: int, successes: int, failures: int, target: int) -> None:
+    """Any exhaustion, any counts, any house target for the save: the chance shown is the rules' own."""
+    table = rules.ruleset("douaratil")
+    house = table.model_copy(update={"saves": table.saves.model_copy(update={"death_save_success": target})})
+    sheet = dying(exhaustion=exhaustion, death_successes=successes, death_failures=failures)
+    story = rules.sheet_odds(sheet, rules_table=house).survival
+    assert story is not None
+
+    def outcomes(s: Any, action: rules.Action) -> Any:
+        return outcomes_of(s, action, rules_table=house)
+
+    real = exact_story(sheet, lambda s: rules.DeathSave(), _ended, outcomes=outcomes)
+    assert real == pytest.approx(story.probability, abs=1e-12)

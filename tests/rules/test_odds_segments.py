@@ -6,6 +6,8 @@ import random
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import rules
 from tests.rules.odds_helpers import RUNS, exact_story, monte_carlo, within_standard_errors
@@ -106,3 +108,30 @@ def test_the_story_against_a_monte_carlo_of_the_real_rules(fields: dict[str, Any
     assert story is not None
     observed = monte_carlo(start, _play, RUNS, seed)
     assert within_standard_errors(observed, story.probability, RUNS), (observed, story.probability)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    constitution=st.integers(3, 14),
+    below=st.integers(1, 13),
+    fortitude=st.integers(-2, 12),
+    initiative=st.integers(1, 12),
+    clock=st.integers(0, 29),
+    fatigue=st.integers(0, 3),
+)
+def test_any_dying_story_equals_the_real_rules(
+    constitution: int, below: int, fortitude: int, initiative: int, clock: int, fatigue: int
+) -> None:
+    """Any dying character, any window, any moment of the turn: the chance shown is the rules' own."""
+    start = dying(
+        constitution=constitution,
+        current=-min(below, constitution - 1),
+        fortitude_save=fortitude,
+        initiative_segment=initiative,
+        clock=clock,
+        fatigue=fatigue,
+    )
+    story = rules.sheet_odds(start).survival
+    assert story is not None
+    real = exact_story(start, lambda s: rules.AdvanceTime(unit="segment"), _ended)
+    assert real == pytest.approx(story.probability, abs=1e-12)
