@@ -33,20 +33,37 @@ class _Unscripted(Exception):
 
 
 class ScriptedRandom(random.Random):
-    """Hands out the scripted faces in order, then raises ``_Unscripted`` naming the die wanted."""
+    """Hands out the scripted values in order, then raises ``_Unscripted`` naming the range wanted.
+
+    The dice draw with ``randint`` or ``randrange``; any other use of the generator fails loudly, so a
+    new way of drawing cannot slip unscripted values into an "exact" story.
+    """
 
     def __init__(self, script: list[int]) -> None:
         super().__init__(0)
         self.script = script
         self.used = 0
 
-    def randint(self, a: int, b: int) -> int:
+    def _draw(self, low: int, high: int) -> int:
         if self.used < len(self.script):
-            face = self.script[self.used]
+            value = self.script[self.used]
             self.used += 1
-            assert a <= face <= b
-            return face
-        raise _Unscripted(a, b)
+            assert low <= value <= high
+            return value
+        raise _Unscripted(low, high)
+
+    def randint(self, a: int, b: int) -> int:
+        return self._draw(a, b)
+
+    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:  # type: ignore[override]
+        assert step == 1
+        return self._draw(0, start - 1) if stop is None else self._draw(start, stop - 1)
+
+    def random(self) -> float:
+        raise AssertionError("the rules drew from the generator in a way the exact story does not script")
+
+    def getrandbits(self, k: int) -> int:
+        raise AssertionError("the rules drew from the generator in a way the exact story does not script")
 
 
 def outcomes_of(sheet: Any, action: rules.Action, rules_table: Any = None) -> dict[str, tuple[Fraction, Any]]:
