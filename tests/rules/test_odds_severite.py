@@ -66,13 +66,22 @@ def test_the_survival_roll_equals_the_real_rules_face_by_face() -> None:
 
 
 @pytest.mark.parametrize(
-    ("margin", "modifier", "part", "demo"),
-    [(1, 2, "tete", True), (5, 1, "torse", False), (3, 6, "bras_gauche", True), (0, 3, "abdomen", True)],
+    ("margin", "modifier", "part", "demo", "vital"),
+    [
+        (1, 2, "tete", True, True),
+        (5, 1, "torse", False, False),
+        (3, 6, "bras_gauche", True, False),
+        (0, 3, "abdomen", True, True),
+    ],
 )
-def test_a_strike_equals_the_real_rules_face_by_face(margin: int, modifier: int, part: str, demo: bool) -> None:
+def test_a_strike_equals_the_real_rules_face_by_face(
+    margin: int, modifier: int, part: str, demo: bool, vital: bool
+) -> None:
     """Puissance, Résistance, the Survie and the Défi that follow: every face through ``rules.apply``."""
     sheet = rules.demo_sheet("severite") if demo else hero()
-    action = rules.Strike(margin=margin, damage_type="tranchant", body_part=part, damage_modifier=modifier)
+    action = rules.Strike(
+        margin=margin, damage_type="tranchant", body_part=part, damage_modifier=modifier, vital_zone=vital
+    )
     found = {c.id: c for c in rules.action_odds(sheet, action)}
     outcomes = outcomes_of(sheet, action)
     failure = rules.ruleset("severite").tenacity.failure_condition
@@ -97,3 +106,16 @@ def test_the_survival_roll_against_a_monte_carlo_of_the_real_rules() -> None:
     found = rules.action_odds(hero(), rules.InflictWound(grade="fatale", severity=15, body_part="tete"))
     observed = monte_carlo(hero(), _survives, RUNS, 1)
     assert within_standard_errors(observed, found[0].probability, RUNS), (observed, found[0].probability)
+
+
+def test_the_vital_zone_modifier_is_the_gms_choice() -> None:
+    """« Une frappe portée sur une zone vitale peut se voir octroyer un Modificateur de plus. »"""
+    sheet = hero()
+    plain = rules.Strike(margin=3, damage_type="tranchant", body_part="tete", damage_modifier=2)
+    granted = plain.model_copy(update={"vital_zone": True})
+    without = {c.id: c for c in rules.action_odds(sheet, plain)}
+    with_it = {c.id: c for c in rules.action_odds(sheet, granted)}
+    assert "+ 1 (zone vitale)" in with_it["strike_wound"].how and "zone vitale" not in without["strike_wound"].how
+    assert with_it["strike_wound"].outcomes != without["strike_wound"].outcomes
+    off = rules.Strike(margin=3, damage_type="tranchant", body_part="bras_droit", vital_zone=True)
+    assert rules.action_odds(sheet, off) == ()

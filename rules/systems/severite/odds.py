@@ -139,25 +139,21 @@ def _survival_overview(rs: SeveriteRules) -> Chance | None:
 # --- A strike --------------------------------------------------------------------------------------------
 
 
-def _vital_bonus(action: Strike, vital: bool, rs: SeveriteRules) -> int:
-    """The « Modificateur de plus » of a strike on a vital zone, as ``handlers.strike`` grants it."""
-    if not vital:
-        return 0
-    given = action.vital_modifier
-    return rs.power.vital_zone_modifier if given is None else given
+def _vital_bonus(action: Strike, rs: SeveriteRules) -> int:
+    """The « Modificateur de plus » of a strike on a vital zone, when the GM grants it (``Strike.vital_zone``)."""
+    return rs.power.vital_zone_modifier if action.vital_zone else 0
 
 
 def severity_distribution(sheet: SeveriteSheet, rs: SeveriteRules, action: Strike) -> tuple[Distribution, str]:
     """Puissance − Résistance, as ``handlers.strike`` rolls them."""
     pw = rs.power
     grade = pw.grades[power_grade(action.margin, rs)]
-    part = rs.body_parts[action.body_part]
     power_parts: list[Distribution] = [dice(1, pw.base_die)]
     text = f"Puissance {grade.label} 1d{pw.base_die}"
     if grade.adds_modifiers:
         terms = [
             Term(action.damage_modifier, "mod. de dégâts"),
-            Term(_vital_bonus(action, part.vital, rs), "zone vitale"),
+            Term(_vital_bonus(action, rs), "zone vitale"),
         ]
         power_parts.append(constant(sum(t.value for t in terms)))
         text += terms_text(terms)
@@ -176,6 +172,8 @@ def severity_distribution(sheet: SeveriteSheet, rs: SeveriteRules, action: Strik
 def _strike(sheet: SeveriteSheet, rs: SeveriteRules, action: Strike) -> list[Chance]:
     if action.body_part not in rs.body_parts or action.damage_type not in rs.damage_types or sheet.dead:
         return []
+    if action.vital_zone and not rs.body_parts[action.body_part].vital:
+        return []  # the rules refuse the vital-zone modifier off a vital zone
     dist, how = severity_distribution(sheet, rs, action)
     vital = rs.body_parts[action.body_part].vital
     psychological = rs.damage_types[action.damage_type].psychological
