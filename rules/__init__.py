@@ -510,6 +510,13 @@ __all__ += [
     "WorseningRisk",
 ]
 
+# --- the game master's table (issue 11): section owned by the table work ---------------------------
+# isort: split
+from rules import table  # noqa: E402  (uses the facade above)
+from rules.table import Summary, summarise  # noqa: E402
+
+__all__ += ["Summary", "summarise", "table"]
+
 # --- odds exports (issue 17) ----------------------------------------------------------------------
 __all__ += [
     "Chance",

@@ -49,6 +49,9 @@ class System:
     demo: Mapping[str, Any] = field(default_factory=dict)
     # Describes the system for the UI, from its rule table.
     info: Callable[[Any], SystemInfo] | None = None
+    # The health state (id, French reason) alone, as ``derive`` computes it, without the rest of
+    # ``derive``: the GM table asks it of a thousand creatures after one bulk action.
+    state: Callable[[Any, Any], tuple[str, str]] | None = None
 
     def ruleset(self) -> Any:
         """The shipped rule table (validated once, then cached)."""

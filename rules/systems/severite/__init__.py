@@ -36,7 +36,7 @@ from rules.systems.severite.actions import (
     TreatWound,
     WorseningRisk,
 )
-from rules.systems.severite.derive import derive
+from rules.systems.severite.derive import derive, health_state
 from rules.systems.severite.describe import info
 from rules.systems.severite.edit import after_edit, edit_line, prepare_edit
 from rules.systems.severite.handlers import (
@@ -103,6 +103,7 @@ SYSTEM = register(
             EndRound: end_round,
         },
         derive=derive,
+        state=health_state,
         info=info,
         prepare_edit=prepare_edit,
         after_edit=after_edit,
