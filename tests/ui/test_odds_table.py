@@ -39,6 +39,8 @@ def test_the_state_column_gives_the_chance_of_each_dying_creature() -> None:
     brann = model.index(_row(model, "Brann"), STATE)
     assert brann.data().endswith(f"· 72,5{NBSP}%")
     assert "3 succès avant 3 échecs" in brann.data(Qt.ItemDataRole.ToolTipRole)
+    assert "Jet contre la mort : 3d6 ≥ 10" in brann.data(Qt.ItemDataRole.ToolTipRole)
+    assert "1d100 ≤ 10" in brenna.data(Qt.ItemDataRole.ToolTipRole)
     wolf_state = model.index(_row(model, "Loup"), STATE)
     assert "%" not in wolf_state.data()
 

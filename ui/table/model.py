@@ -523,9 +523,12 @@ class TableModel(QAbstractTableModel):
             d = rules.derive(creature.sheet)
             names = ("state",) if column == STATE else ("current", "maximum", "temporary", "nonlethal")
             lines = [d.explain(n) for n in names if n in d and d.explain(n)]
-            chance = self.vm.survival(creature) if column == STATE else None
-            if chance is not None:
-                lines.append(chance.text)
+            if column == STATE:
+                # The chance of pulling through, and of the rolls the rules make on their own at its turn.
+                lines += [c.text for c in self.vm.timed_odds(creature)]
+                chance = self.vm.survival(creature)
+                if chance is not None:
+                    lines.append(chance.text)
             return "\n".join(lines) or None
         if column == SYSTEM:
             info = self.vm.info(creature.sheet.system)

@@ -289,6 +289,14 @@ class TableViewModel(QObject):
         self._survival[creature.id] = (creature.sheet, chance)
         return chance
 
+    def timed_odds(self, creature: Creature) -> tuple[rules.Chance, ...]:
+        """The rolls the rules make on their own as the creature's turns pass, with their chances (on hover)."""
+        try:
+            return rules.sheet_odds(creature.sheet).by_trigger("time")
+        except Exception:
+            log.exception("rules.sheet_odds failed")
+            return ()
+
     def state_of(self, creature: Creature) -> str:
         """The creature's health state id, kept per sheet (the rules' own shortcut, not a full summary)."""
         cached = self._summaries.get(creature.id)
