@@ -59,8 +59,30 @@ def test_the_whole_story_without_help() -> None:
         assert [p for _, p in story.outcomes] == pytest.approx([by_hand(pv, n) for n in (1, 2, 3)])
     alone = rules.sheet_odds(sheet(current=-3, recovery="alone")).survival
     assert alone is not None and alone.probability == pytest.approx(by_hand(-3, 2))
-    assert rules.sheet_odds(sheet(current=-3, recovery="assisted")).survival is None
     assert rules.sheet_odds(sheet(current=0)).survival is None
+
+
+def test_recovery_with_help_is_certain() -> None:
+    """« Si un sort de guérison lui rend ne serait-ce qu'un point de vie, il cesse de perdre des points de vie »
+    and « Jetez 1d100 une heure après que l'état d'un personnage mourant a été stabilisé. Le personnage a 10 %
+    de chances de reprendre connaissance »: with help, nothing in the rules can kill any more; waking up
+    takes 1 + 9 × 1 = 10 hours on average (first roll after 1 hour, then one hour per failure, 0,9 / 0,1 = 9)."""
+    helped = rules.sheet_odds(sheet(current=-3, recovery="assisted"))
+    story = helped.survival
+    assert story is not None and story.probability == 1 and story.percent == f"100{NBSP}%"
+    assert "ne perd plus de PV" in story.how and "1d100 ≤ 10" in story.how
+    assert "en moyenne au bout de 10 heures" in story.how
+    assert story.outcomes == (("reprendre connaissance au premier jet", pytest.approx(0.1)),)
+    roll = helped.get("assisted_wake")
+    assert roll is not None and roll.percent == f"10{NBSP}%" and roll.trigger == "time"
+    table = rules.ruleset("d20")
+    slow = table.model_copy(
+        update={
+            "recovery": table.recovery.model_copy(update={"assisted_wake_chance": 25, "assisted_first_roll_hours": 2})
+        }
+    )
+    story = rules.sheet_odds(sheet(current=-3, recovery="assisted"), rules_table=slow).survival
+    assert story is not None and "en moyenne au bout de 5 heures" in story.how  # 2 + 0,75 / 0,25
 
 
 def test_temporary_points_take_the_losses_first() -> None:

@@ -227,6 +227,8 @@ def survival(sheet: D20Sheet, rs: D20Rules) -> Chance | None:
     """Dying (or stabilised alone): the chance of pulling through with no help, phase by phase."""
     if is_dead(sheet, rs) or pv_total(sheet, rs) >= rs.thresholds.disabled_at:
         return None
+    if sheet.recovery == "assisted":
+        return _assisted(sheet, rs)
     if sheet.recovery not in ("", "alone", "alone_awake"):
         return None
     temporary = sheet.temporary
@@ -270,6 +272,30 @@ def survival(sheet: D20Sheet, rs: D20Rules) -> Chance | None:
             "sans bonus, ou un sort de guérison), il ne perd plus de PV"
         )
     return chance("survival", "Chance de s'en sortir", whole, how, trigger="story", outcomes=outcomes)
+
+
+def _assisted(sheet: D20Sheet, rs: D20Rules) -> Chance:
+    """Stabilised with help: « il cesse de perdre des points de vie » and « Jetez 1d100 une heure après … 10 %
+    de chances de reprendre connaissance … Si le jet est raté, on le rejoue toutes les heures »: no roll of
+    the story can kill, so pulling through is certain; waking up takes, on average, the first roll's delay
+    plus one interval per expected failure (a geometric count: (1 − p) / p)."""
+    rec = rs.recovery
+    die = rs.general.percent_die
+    p = percent_chance(rec.assisted_wake_chance, die)
+    how = (
+        f"stabilisé avec assistance, ne perd plus de PV ; reprendre connaissance : 1d{die} ≤ {rec.assisted_wake_chance}"
+    )
+    how += f" {plural(rec.assisted_first_roll_hours, 'heure')} après la stabilisation, puis toutes les "
+    how += plural(rec.assisted_interval_hours, "heure")
+    outcomes: list[tuple[str, Fraction]] = []
+    if p > 0:
+        mean = rec.assisted_first_roll_hours + rec.assisted_interval_hours * (1 - p) / p
+        shown = fmt_int(int(mean)) if mean.denominator == 1 else f"{float(mean):.1f}".replace(".", ",")
+        how += f" (en moyenne au bout de {shown} heures)"
+        outcomes.append(("reprendre connaissance au premier jet", p))
+    else:
+        how += " : ne reprend pas connaissance par ce jet"
+    return chance("survival", "Chance de s'en sortir", 1, how, trigger="story", outcomes=outcomes)
 
 
 __all__ = ["for_action", "rolls", "survival"]
