@@ -1,0 +1,112 @@
+"""Make ``docs/screenshots/chances-<system>.png``: a dying character's sheet with its odds (issue 17).
+
+    .venv/bin/python -m sheet_app.tools.odds_screenshots [DOSSIER]
+
+Each system's demo sheet is played into a dying state (Douaratil at 0 PA with exhaustion and saves
+already counted, d20 at −3 PV, segments below 0 PV), then the window is grabbed with the mouse over
+the chance of pulling through, so its explanation shows as it does for a user. Runs off screen, at
+1280×800, with seeded dice; settings go to a temporary folder, never the user's.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+SIZE = (1280, 800)
+
+
+def _scenes() -> dict[str, Callable[[Any], None]]:
+    import rules
+
+    def douaratil(vm: Any) -> None:
+        vm.apply(rules.SetExhaustion(level=2))
+        vm.apply(rules.Edit(changes={"current": 0, "death_successes": 1, "death_failures": 1}))
+
+    def d20(vm: Any) -> None:
+        vm.apply(rules.Edit(changes={"current": -3, "temporary": 0, "nonlethal": 0}))
+
+    def segments(vm: Any) -> None:
+        vm.apply(rules.Edit(changes={"current": -4}))
+
+    return {"douaratil": douaratil, "d20": d20, "segments": segments}
+
+
+def shoot(folder: Path) -> list[Path]:
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    settings_home = tempfile.mkdtemp(prefix="sheet_app_shots_")
+    os.environ["XDG_CONFIG_HOME"] = settings_home
+    os.environ["XDG_DATA_HOME"] = settings_home
+    from PySide6.QtCore import QPoint, Qt
+    from PySide6.QtGui import QPainter, QPixmap
+    from PySide6.QtWidgets import QApplication, QFrame, QLabel, QToolTip
+
+    from sheet_app.app import install_translations
+    from sheet_app.main_window import MainWindow
+    from ui.common import prompts
+
+    prompts.save_changes = lambda *args: "discard"  # type: ignore[assignment]
+
+    app = QApplication.instance() or QApplication([sys.argv[0]])
+    install_translations(app)
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+
+    def settle() -> None:
+        for _ in range(8):
+            app.processEvents()
+
+    for system_id, scene in _scenes().items():
+        window = MainWindow(rng=random.Random(2024))
+        window.resize(*SIZE)
+        window.show()
+        view = window.open_demo(system_id)
+        assert view is not None
+        settle()
+        scene(view.vm)
+        view.vm.undo_stack.setClean()
+        settle()
+        shot = window.grab()
+        # The chance of pulling through, with its explanation as its hover shows it.
+        story = window.findChild(QLabel, "dyingSurvival")
+        if story is not None and story.isVisible() and story.toolTip():
+            # Off screen Qt shows no tooltip: the same text is drawn in a label with the tooltip's colours,
+            # just below the chance, where the hover would show it.
+            tip = QLabel(story.toolTip())
+            tip.setTextFormat(Qt.TextFormat.PlainText)
+            tip.setPalette(QToolTip.palette())
+            tip.setAutoFillBackground(True)
+            tip.setFrameShape(QFrame.Shape.Box)
+            tip.setMargin(4)
+            tip.setWordWrap(True)
+            tip.setMaximumWidth(SIZE[0] // 2)
+            tip.adjustSize()
+            picture = tip.grab()
+            at = story.mapTo(window, QPoint(0, story.height() + 2))
+            painter = QPainter(shot)
+            painter.drawPixmap(QPoint(max(0, min(at.x(), SIZE[0] - picture.width())), at.y()), picture)
+            painter.end()
+        path = folder / f"chances-{system_id}.png"
+        QPixmap(shot).save(str(path))
+        written.append(path)
+        window.close()
+        window.deleteLater()
+        settle()
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    folder = Path(args[0]) if args else Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+    for path in shoot(folder):
+        print(f"écrit : {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
