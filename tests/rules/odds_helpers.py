@@ -87,6 +87,27 @@ def outcomes_of(sheet: Any, action: rules.Action, rules_table: Any = None) -> di
     return found
 
 
+def success_share(sheet: Any, action: rules.Action, rules_table: Any = None) -> Fraction:
+    """The exact share of die faces for which the journal of ``action`` ends its roll with « réussite »: for
+    a test that changes nothing on the sheet (a characteristic test, a will test), every face played."""
+    total = Fraction(0)
+
+    def explore(script: list[int], weight: Fraction) -> None:
+        nonlocal total
+        try:
+            out = rules.apply(sheet, action, rng=ScriptedRandom(script), rules_table=rules_table)
+        except _Unscripted as need:
+            faces = range(need.low, need.high + 1)
+            for face in faces:
+                explore([*script, face], weight / len(faces))
+            return
+        if any(line.rstrip(".").endswith("→ réussite") for line in out.log):
+            total += weight
+
+    explore([], Fraction(1))
+    return total
+
+
 def exact_story(
     sheet: Any,
     step: Step,
