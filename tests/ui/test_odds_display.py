@@ -28,10 +28,31 @@ def set_exhaustion(view: SheetView, level: int) -> None:
 
 
 def douaratil_dying(**fields: Any) -> Any:
-    return rules.new_sheet("douaratil", name="Ulfred", base_maximum=14, current=0, constitution=12, **fields)
+    base: dict[str, Any] = {"name": "Ulfred", "base_maximum": 14, "current": 0, "constitution": 12}
+    return rules.new_sheet("douaratil", **{**base, **fields})
 
 
-def test_the_death_save_and_the_story_follow_the_exhaustion_level(qtbot: Any, make_view: Any) -> None:
+def test_the_odds_follow_the_exhaustion_level(qtbot: Any, make_view: Any) -> None:
+    """« Le malus s'applique à tout lancer de dés c'est à dire test de caractéristique, test de compétence, Jets
+    de sauvegarde »: the level chosen in its drop-down changes the chances shown at once."""
+    view = make_view(sheet=douaratil_dying(current=10, constitution=14))
+    view.vm.apply(rules.AddWound(wound_type="plaie"))
+    assert view.odds.chance_of("constitution_save") == pct("16,2 %")  # 3d6 + 2 ≥ 16: 35 of 216
+    view.wounds.select(1)
+    assert pct("JS de Constitution, Plaie (mineure) (ne pas rouvrir la plaie) : 16,2 %") in view.wounds.details.text()
+    set_exhaustion(view, 2)
+    assert view.vm.sheet.exhaustion == 2
+    assert view.odds.chance_of("constitution_save") == pct("4,6 %")  # 3d6 + 2 − 2 ≥ 16: 10 of 216
+    assert "3d6 + 2 (CON) − 2 (épuisement niveau 2) ≥ DD 16" in view.wounds.buttons["wound_risk"].toolTip()
+    assert pct("(ne pas rouvrir la plaie) : 4,6 %") in view.wounds.details.text()
+    # Undo puts the old odds back with the old sheet.
+    view.vm.undo_stack.undo()
+    assert view.odds.chance_of("constitution_save") == pct("16,2 %")
+
+
+def test_the_death_save_and_the_story_at_zero(qtbot: Any, make_view: Any) -> None:
+    """« À la différence des autres jets de sauvegarde, celui-ci n'est pas lié à une caractéristique »: the
+    exhaustion malus stays off the death save (D9), so its chance and the story stay as the level changes."""
     view = make_view(sheet=douaratil_dying())
     dying = view.dying
     assert dying is not None
@@ -40,16 +61,36 @@ def test_the_death_save_and_the_story_follow_the_exhaustion_level(qtbot: Any, ma
     assert dying.survival.text() == pct("Chance de s'en sortir : 72,5 %")
     set_exhaustion(view, 2)
     assert view.vm.sheet.exhaustion == 2
-    assert dying.odds["death_save"].text() == pct("37,5 %")
-    assert "3d6 − 2 (épuisement niveau 2) ≥ 10" in dying.odds["death_save"].toolTip()
-    assert dying.survival.text() != pct("Chance de s'en sortir : 72,5 %")
-    assert view.odds.chance_of("death_save") == pct("37,5 %")
-    # Undo puts the old odds back with the old sheet.
-    view.vm.undo_stack.undo()
     assert dying.odds["death_save"].text() == pct("62,5 %")
+    assert "épuisement" not in dying.odds["death_save"].toolTip()
+    assert view.odds.chance_of("death_save") == pct("62,5 %")
     # A save that succeeds moves the story on.
     view.vm.apply(rules.DeathSave(rolls=(15,)))
     assert "déjà 1 succès" in dying.survival.toolTip()
+    # Two more successes before three failures: p² (1 + 2q + 3q²) with p = 0,625: 84,8 %.
+    assert dying.survival.text() == pct("Chance de s'en sortir : 84,8 %")
+
+
+def test_the_will_test_form_follows_its_bonus(qtbot: Any, make_view: Any, answer: Any) -> None:
+    """« fracture 20 jours Usage du membre impossible ou risque d'aggravation 28 »: 3d6 + SAG ≥ 28 cannot
+    succeed without the GM's bonus; typed in the will test's form, the chance follows it."""
+    view = make_view(sheet=douaratil_dying(current=10, wisdom=12))
+    view.vm.apply(rules.AddWound(wound_type="fracture"))
+    view.wounds.select(1)
+    asked = answer("ask_action", None)
+    qtbot.mouseClick(view.wounds.buttons["will_test"], Qt.MouseButton.LeftButton)
+    call = asked.calls[0]
+    form = ActionForm(call[1], view.vm.info, fixed=dict(call[3:])["fixed"], preview=dict(call[3:])["preview"])
+    qtbot.addWidget(form)
+    form.show()
+    assert form.odds.text() == pct("Test de volonté (SAG), Fracture (mineure) : 0 %")
+    bonus = form.editor("bonus")
+    assert isinstance(bonus, QSpinBox)
+    bonus.setFocus()
+    bonus.selectAll()
+    qtbot.keyClicks(bonus, "15")
+    assert form.odds.text() == pct("Test de volonté (SAG), Fracture (mineure) : 37,5 %")  # 3d6 ≥ 12: 81 of 216
+    assert "3d6 + 1 (SAG) + 15 (bonus) ≥ DD 28" in form.odds.toolTip()
 
 
 def test_the_first_aid_bonus_changes_the_odds_as_it_is_typed(qtbot: Any, make_view: Any) -> None:
