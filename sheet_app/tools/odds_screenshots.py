@@ -3,9 +3,9 @@
     .venv/bin/python -m sheet_app.tools.odds_screenshots [DOSSIER]
 
 Each system's demo sheet is played into a dying state (Douaratil at 0 PA with exhaustion and saves
-already counted, d20 at −3 PV, segments below 0 PV), then the window is grabbed with the mouse over
-the chance of pulling through, so its explanation shows as it does for a user. Runs off screen, at
-1280×800, with seeded dice; settings go to a temporary folder, never the user's.
+already counted, d20 at −3 PV, segments below 0 PV), then the window is grabbed with the explanation of
+the chance of pulling through drawn below it, as its hover shows it (off screen Qt shows no tooltip).
+Runs off screen, at 1280×800, with seeded dice; settings go to a temporary folder, never the user's.
 """
 
 from __future__ import annotations
@@ -26,13 +26,15 @@ def _scenes() -> dict[str, Callable[[Any], None]]:
 
     def douaratil(vm: Any) -> None:
         vm.apply(rules.SetExhaustion(level=2))
-        vm.apply(rules.Edit(changes={"current": 0, "death_successes": 1, "death_failures": 1}))
+        vm.apply(rules.Damage(amount=12))
+        vm.apply(rules.DeathSave(rolls=(14,)))
+        vm.apply(rules.DeathSave(rolls=(7,)))
 
     def d20(vm: Any) -> None:
-        vm.apply(rules.Edit(changes={"current": -3, "temporary": 0, "nonlethal": 0}))
+        vm.apply(rules.Damage(amount=17))
 
     def segments(vm: Any) -> None:
-        vm.apply(rules.Edit(changes={"current": -4}))
+        vm.apply(rules.Damage(amount=17))
 
     return {"douaratil": douaratil, "d20": d20, "segments": segments}
 
