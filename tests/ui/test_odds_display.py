@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QSpinBox
+from PySide6.QtWidgets import QCheckBox, QComboBox, QSpinBox
 
 import rules
 from ui.common.forms import ActionForm
@@ -203,3 +203,33 @@ def test_the_chances_panel_lists_the_rolls_made_on_their_own(qtbot: Any, make_vi
     assert view.odds.chance_of("wound_risk", subject=1) != ""
     assert "JS de Constitution" in view.wounds.details.text()
     assert "ne pas rouvrir" in view.wounds.buttons["wound_risk"].toolTip()
+
+
+def test_the_characteristic_test_form_follows_its_fields(qtbot: Any, make_view: Any, answer: Any) -> None:
+    """« Une blessure mineure augmente le DD de tout test de caractéristique la difficulté d'un degré »: the form
+    opened from « Autres actions » shows the chance of the test as the ability, the DD and the save box change."""
+    view = make_view(sheet=douaratil_dying(current=10, strength=14, dexterity=10))
+    view.vm.apply(rules.AddWound(wound_type="contusion"))
+    asked = answer("ask_action", None)
+    qtbot.mouseClick(view.others.buttons["ability_check"], Qt.MouseButton.LeftButton)
+    call = asked.calls[0]
+    form = ActionForm(call[1], view.vm.info, preview=dict(call[3:])["preview"])
+    qtbot.addWidget(form)
+    form.show()
+    ability = form.editor("ability")
+    assert isinstance(ability, QComboBox)
+    ability.setCurrentIndex(ability.findData("strength"))
+    # FOR 14: 3d6 + 2 ≥ 16 + 6 (a minor wound: one step) → 3d6 ≥ 20: never.
+    assert form.odds.text() == pct("Test de Force : 0 %")
+    assert "1 palier des blessures" in form.odds.toolTip()
+    dd = form.editor("dd")
+    assert isinstance(dd, QSpinBox)
+    dd.setFocus()
+    dd.selectAll()
+    qtbot.keyClicks(dd, "10")
+    assert form.odds.text() == pct("Test de Force : 16,2 %")  # 3d6 + 2 ≥ 10 + 6 → 3d6 ≥ 14: 35 of 216
+    save = form.editor("save")
+    assert isinstance(save, QCheckBox)
+    qtbot.mouseClick(save, Qt.MouseButton.LeftButton)
+    assert save.isChecked()
+    assert form.odds.text() == pct("JS de Force : 83,8 %")  # a save keeps DD 10: 3d6 ≥ 8, 181 of 216
