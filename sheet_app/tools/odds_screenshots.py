@@ -99,7 +99,59 @@ def shoot(folder: Path) -> list[Path]:
         window.close()
         window.deleteLater()
         settle()
+    written.append(_table(folder, settle))
     return written
+
+
+def _table(folder: Path, settle: Any) -> Path:
+    """The GM table: two creatures of each system, the first six struck down, each dying one's chance in its
+    state badge and, drawn below the table, the hover of the last one (its roll at its turn and its story)."""
+    from PySide6.QtCore import QPoint, Qt
+    from PySide6.QtGui import QPainter
+    from PySide6.QtWidgets import QFrame, QLabel, QToolTip
+
+    import rules
+    from sheet_app.main_window import MainWindow
+    from ui.table.model import STATE
+
+    window = MainWindow(rng=random.Random(2024))
+    window.resize(*SIZE)
+    window.show()
+    view = window.new_table()
+    window.set_gm_view(True)
+    vm = view.vm
+    for system_id in rules.SYSTEMS:
+        vm.add_creatures(rules.demo_sheet(system_id), 2, name=rules.describe(system_id).label, npc=False)
+    for creature in vm.creatures[:6]:
+        amount = creature.sheet.current if creature.sheet.system == "douaratil" else 17
+        vm.apply_to(creature.id, rules.Damage(amount=amount))
+    vm.undo_stack.setClean()
+    view.messages.clear()
+    settle()
+    shot = window.grab()
+    model = view.grid.model()
+    index = model.index(5, STATE)
+    tip = QLabel(str(model.data(index, Qt.ItemDataRole.ToolTipRole)))
+    tip.setTextFormat(Qt.TextFormat.PlainText)
+    tip.setPalette(QToolTip.palette())
+    tip.setAutoFillBackground(True)
+    tip.setFrameShape(QFrame.Shape.Box)
+    tip.setMargin(4)
+    tip.setWordWrap(True)
+    tip.setMaximumWidth(SIZE[0] // 2)
+    tip.adjustSize()
+    rect = view.grid.visualRect(index)
+    at = view.grid.viewport().mapTo(window, rect.bottomLeft() + QPoint(24, 2))
+    painter = QPainter(shot)
+    painter.drawPixmap(at, tip.grab())
+    painter.end()
+    path = folder / "chances-table.png"
+    shot.save(str(path))
+    vm.undo_stack.setClean()
+    window.close()
+    window.deleteLater()
+    settle()
+    return path
 
 
 def main(argv: list[str] | None = None) -> int:
