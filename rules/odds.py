@@ -16,7 +16,6 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from types import MappingProxyType
 from typing import Any, Literal, Protocol, TypeVar
@@ -52,8 +51,9 @@ def fmt_percent(probability: Probability) -> str:
         return f"<{NBSP}0,1{NBSP}%"
     if p > Fraction(999, 1000):
         return f">{NBSP}99,9{NBSP}%"
-    tenths = (Decimal(p.numerator) * 1000 / Decimal(p.denominator)).quantize(Decimal(1), rounding=ROUND_HALF_UP)
-    whole, decimal = divmod(int(tenths), 10)
+    # Tenths of a percent, rounded half up from the exact value (integers only: no binary rounding).
+    tenths = (2 * 1000 * p.numerator + p.denominator) // (2 * p.denominator)
+    whole, decimal = divmod(tenths, 10)
     text = str(whole) if decimal == 0 else f"{whole},{decimal}"
     return f"{text}{NBSP}%"
 
@@ -123,6 +123,29 @@ def best_of(dist: Distribution, times: int) -> Distribution:
 def at_least(dist: Distribution, target: int) -> Fraction:
     """P(total ≥ target)."""
     return sum((p for x, p in dist.items() if x >= target), Fraction(0))
+
+
+def dice_at_least(count: int, sides: int, target: int) -> Fraction:
+    """P(``count``d``sides`` ≥ target): ``at_least(dice(count, sides), target)``, read from a table of tail
+    sums worked out once per die (a test's chance is asked on every refresh of a sheet or a table row)."""
+    tails = _tails(count, sides)
+    if target <= count:
+        return Fraction(1)
+    if target > count * sides:
+        return Fraction(0)
+    return tails[target - count]
+
+
+@functools.lru_cache(maxsize=256)
+def _tails(count: int, sides: int) -> tuple[Fraction, ...]:
+    """P(total ≥ count + i) for each i, from the distribution of ``count``d``sides``."""
+    dist = dice(count, sides)
+    result: list[Fraction] = []
+    running = Fraction(0)
+    for total in range(count * sides, count - 1, -1):
+        running += dist.get(total, Fraction(0))
+        result.append(running)
+    return tuple(reversed(result))
 
 
 def at_most(dist: Distribution, target: int) -> Fraction:
@@ -343,6 +366,7 @@ __all__ = [
     "constant",
     "convolve",
     "dice",
+    "dice_at_least",
     "fmt_percent",
     "negated",
     "percent_chance",

@@ -62,6 +62,16 @@ def test_dice_distributions_by_convolution() -> None:
             assert p == Fraction(sum(1 for f in faces if sum(f) == total), len(faces))
 
 
+def test_a_test_s_chance_from_the_tail_table_is_the_distribution_s() -> None:
+    """« Lancez 3d6 (non explosifs). Sur un résultat de 10 ou plus, vous avez réussi. »: read from the table
+    of tail sums, the same chance as summing the distribution, for every target, below and beyond the dice."""
+    assert odds.dice_at_least(3, 6, 10) == Fraction(5, 8)
+    for count, sides in ((1, 20), (2, 8), (3, 6), (4, 4), (0, 6)):
+        dist = odds.dice(count, sides)
+        for target in range(-3, count * sides + 4):
+            assert odds.dice_at_least(count, sides, target) == odds.at_least(dist, target), (count, sides, target)
+
+
 def test_modifiers_sums_and_best_of() -> None:
     d20 = odds.dice(1, 20)
     assert odds.at_least(odds.shifted(d20, 3), 20) == Fraction(4, 20)

@@ -21,7 +21,7 @@ from typing import Any
 from rules.actions import LongRest, Stabilise
 from rules.labels import ABILITY_LABELS
 from rules.model import Term, evolve, plural
-from rules.odds import Chance, Trigger, absorption, at_least, chance, dice, fmt_percent, roll_text, shifted
+from rules.odds import Chance, Trigger, absorption, chance, dice_at_least, fmt_percent, roll_text
 from rules.systems.douaratil.actions import AbilityCheck, DeathSave, WakeSave, WillTest, WoundRisk
 from rules.systems.douaratil.handlers import out_at_zero
 from rules.systems.douaratil.sheet import (
@@ -53,7 +53,7 @@ def _check(
     if bonus:
         terms.append(Term(bonus, "bonus"))
     total = sum(t.value for t in terms)
-    p = at_least(shifted(dice(count, sides), total), dd)
+    p = dice_at_least(count, sides, dd - total)
     return float(p), roll_text(f"{count}d{sides}", terms, "≥", f"DD {dd}")
 
 
@@ -61,7 +61,7 @@ def death_save(sheet: DouaratilSheet, rs: DouaratilRules) -> tuple[float, str]:
     """« Lancez 3d6 (non explosifs). Sur un résultat de 10 ou plus, vous avez réussi. »"""
     count, sides = rs.saves.death_save_dice
     terms = _exhaustion_terms(sheet, rs) if rs.saves.exhaustion_on_death_saves else []
-    p = at_least(shifted(dice(count, sides), sum(t.value for t in terms)), rs.saves.death_save_success)
+    p = dice_at_least(count, sides, rs.saves.death_save_success - sum(t.value for t in terms))
     return float(p), roll_text(f"{count}d{sides}", terms, "≥", rs.saves.death_save_success)
 
 
@@ -73,7 +73,7 @@ def _first_aid(sheet: DouaratilSheet, rs: DouaratilRules, modifier: int) -> Chan
     # « test de Sagesse (Médecine) DD 16 » of the one who gives first aid: their bonus, not the patient's malus.
     count, sides = rs.saves.check_dice
     dd = rs.saves.first_aid_dd
-    p = at_least(shifted(dice(count, sides), modifier), dd)
+    p = dice_at_least(count, sides, dd - modifier)
     how = roll_text(f"{count}d{sides}", [Term(modifier, "bonus du soigneur")], "≥", f"DD {dd}")
     return chance("first_aid", "Premiers soins, Sagesse (Médecine)", p, how, action="stabilise")
 

@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 from rules.actions import Stabilise
 from rules.model import Term, evolve, fmt_int, plural
-from rules.odds import Chance, at_least, chance, dice, fmt_percent, roll_text, shifted
+from rules.odds import Chance, chance, dice_at_least, fmt_percent, roll_text
 from rules.systems.segments.actions import Extinguish, Fall
 from rules.systems.segments.derive import (
     OUT_OF_ACTION,
@@ -46,7 +46,7 @@ def check(sheet: SegmentsSheet, rs: SegmentsRules, save: Save, dd: int, bonus: i
         terms = [Term(int(rs.conditions[c].reflex), rs.conditions[c].label) for c in known] + terms
     terms = [Term(base, SAVE_LABELS[save]), *terms, Term(bonus, "bonus")]
     count, sides = rs.general.check_dice
-    p = at_least(shifted(dice(count, sides), sum(t.value for t in terms)), dd)
+    p = dice_at_least(count, sides, dd - sum(t.value for t in terms))
     return p, roll_text(f"{count}d{sides}", terms, "≥", f"difficulté {dd}")
 
 
