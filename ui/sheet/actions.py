@@ -135,9 +135,13 @@ class DyingPanel(QGroupBox):
             tracker.addStretch(1)
             layout.addLayout(tracker)
         # The chance of pulling through, and beside each roll its own chance (the rules compute them).
+        # The survival line is at the bottom with its line kept when empty: a character falling to 0
+        # never moves the buttons under the pointer (issue 10 items 13 and 19).
         self.survival = SurvivalLabel()
         self.survival.setObjectName("dyingSurvival")
-        layout.addWidget(self.survival)
+        keep = self.survival.sizePolicy()
+        keep.setRetainSizeWhenHidden(True)
+        self.survival.setSizePolicy(keep)
         self.odds: dict[str, ChanceLabel] = {}
         row = FlowLayout()  # wraps in a narrow column (issue 10 item 12)
         self.buttons: dict[str, QPushButton] = {}
@@ -220,6 +224,7 @@ class DyingPanel(QGroupBox):
         self.status.setObjectName("dyingStatus")
         self.status.setWordWrap(True)
         layout.addWidget(self.status)
+        layout.addWidget(self.survival)
         self.refresh()
         self.refresh_odds()
         vm.changed.connect(self._on_changed)

@@ -133,7 +133,9 @@ class SheetView(QWidget):
         self.rests = RestsPanel(vm)
         self.wounds = WoundsPanel(vm) if vm.info.features & {"wounds", "local_wounds"} else None
         self.others = OtherActionsPanel(vm, covered)
-        self.odds = OddsPanel(vm)
+        # Made as a child: its refresh shows it, and a widget without a parent shown becomes a window of
+        # its own that takes the activation (the window's shortcuts and focus stopped working).
+        self.odds = OddsPanel(vm, self)
         self.conditions = ConditionsPanel(vm)
         self.journal = JournalPanel(vm)
 
