@@ -34,6 +34,8 @@ TARGET_RATIO = 2.0
 def _env(home: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "PYTHONPYCACHEPREFIX")}
     env["QT_QPA_PLATFORM"] = "offscreen"
+    # The code of this tree, whatever the venv's editable install points at (a copy of the tree measured).
+    env["PYTHONPATH"] = str(ROOT)
     env["XDG_CONFIG_HOME"] = str(home / "config")
     env["XDG_DATA_HOME"] = str(home / "data")
     env["XDG_STATE_HOME"] = str(home / "state")
