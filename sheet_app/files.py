@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeAlias
 
-from pydantic import BaseModel, ConfigDict, Field, Strict, TypeAdapter, ValidationError, create_model
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, Strict, TypeAdapter, ValidationError, create_model
 
 import rules
 from sheet_app import __version__ as APP_VERSION
@@ -200,6 +200,12 @@ class TableFile(_Envelope):
     journal: Journal = Field(default_factory=list, description="Le journal de la table, une ligne par entrée.")
 
 
+def _names_its_system(value: Any) -> Any:
+    if isinstance(value, dict) and "system" not in value:
+        raise ValueError("no system")
+    return value
+
+
 @functools.cache
 def _typed(systems: tuple[str, ...]) -> TypeAdapter[Any]:
     """Both envelopes with their sheets typed as the registered systems' sheet models.
@@ -212,6 +218,8 @@ def _typed(systems: tuple[str, ...]) -> TypeAdapter[Any]:
     sheet: Any = functools.reduce(operator.or_, sheet_types)
     if len(sheet_types) > 1:
         sheet = Annotated[sheet, Field(discriminator="system")]
+    else:  # as the discriminator would: a sheet must name its system (a model's default is not enough)
+        sheet = Annotated[sheet, BeforeValidator(_names_its_system)]
     sheet_model = create_model(
         "SheetFile",
         __base__=SheetFile,
@@ -657,6 +665,9 @@ def decode_document(raw: bytes, name: str = "fichier") -> Document:
     return doc
 
 
+_SYSTEM_FIELD = re.compile(rb'"system"\s*:\s*"([a-z0-9_]{1,40})"')
+
+
 def _decode_fast(raw: bytes) -> Document | None:
     """A well-formed current file, parsed and validated by pydantic in one pass; None for anything else.
 
@@ -667,8 +678,14 @@ def _decode_fast(raw: bytes) -> Document | None:
         raw = raw[len(codecs.BOM_UTF8) :]
     if b"NaN" in raw or b"Infinity" in raw:
         return None
+    # Only the systems the file names are loaded (start-up opening one sheet loads one system): a sheet
+    # whose system this scan misses fails validation here and takes the slow way, which decides.
+    named = {m.decode("utf-8", "replace") for m in _SYSTEM_FIELD.findall(raw)}
+    systems = tuple(s for s in rules.SYSTEMS if s in named)
+    if not systems:
+        return None
     try:
-        env: Any = _typed(rules.SYSTEMS).validate_json(raw)
+        env: Any = _typed(systems).validate_json(raw)
     except ValidationError:
         return None
     try:  # what needs the rule table (ids, exact bounds): the slow way words it
