@@ -202,7 +202,7 @@ class NewSheetDialog(QDialog):
         self.sheet: Any = None
         layout = QVBoxLayout(self)
         self.form = NewSheetForm()
-        self.form.create.hide()
+        self.form.create_button.hide()  # the dialog's own « Créer la fiche » button creates it
         self.form.created.connect(self._created)
         layout.addWidget(self.form)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
