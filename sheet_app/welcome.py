@@ -59,7 +59,7 @@ class NewSheetForm(QWidget):
         self.system.setObjectName("newSystem")
         self.system.setAccessibleName(self.tr("Système de règles"))
         for system_id in rules.SYSTEMS:
-            self.system.addItem(rules.describe(system_id).label, system_id)
+            self.system.addItem(rules.system_label(system_id), system_id)  # no system's rules loaded
         top.addRow(self.tr("&Système :"), self.system)
         self.name = QLineEdit()
         self.name.setObjectName("newName")
@@ -79,17 +79,33 @@ class NewSheetForm(QWidget):
         self.create_button.setObjectName("newCreate")
         guard.connect(self.create_button.clicked, self.submit)
         layout.addWidget(self.create_button, 0, Qt.AlignmentFlag.AlignRight)
-        self.editors: dict[str, QWidget] = {}
+        self._editors: dict[str, QWidget] = {}
+        # The fields are built when the form is first shown or read (start-up opening a file never
+        # shows it): building them loads the chosen system's rules. Entrée in any field (the name
+        # included) creates the sheet: keyPressEvent below.
+        self._built = False
         guard.connect(self.system.currentIndexChanged, self._rebuild)
-        self._rebuild()
+
+    @property
+    def editors(self) -> dict[str, QWidget]:
+        """The editor of each field the chosen system's health rules need, by field name."""
+        if not self._built:
+            self._rebuild()
+        return self._editors
+
+    def showEvent(self, event: Any) -> None:
+        if not self._built:
+            self._rebuild()
+        super().showEvent(event)
 
     def system_id(self) -> str:
         return str(self.system.currentData())
 
     def _rebuild(self) -> None:
+        self._built = True
         while self.form.rowCount():
             self.form.removeRow(0)
-        self.editors.clear()
+        self._editors.clear()
         system_id = self.system_id()
         if not system_id or system_id == "None":
             return
@@ -135,14 +151,14 @@ class NewSheetForm(QWidget):
                 self.form.addRow("", editor)
             else:
                 self.form.addRow(field.label + " :", editor)
-            self.editors[field.name] = editor
-        self.fields_box.setVisible(bool(self.editors))
+            self._editors[field.name] = editor
+        self.fields_box.setVisible(bool(self._editors))
         self._chain_focus()
 
     def _chain_focus(self) -> None:
         """Tab goes Système → Nom → each field in order → Créer la fiche (issue 10 item 14); the
         fields made for another system join the chain at their place, not at its end."""
-        chain: list[QWidget] = [self.system, self.name, *self.editors.values(), self.create_button]
+        chain: list[QWidget] = [self.system, self.name, *self._editors.values(), self.create_button]
         for before, after in itertools.pairwise(chain):
             QWidget.setTabOrder(before, after)
 
@@ -213,7 +229,7 @@ class NewSheetDialog(QDialog):
         self.sheet: Any = None
         layout = QVBoxLayout(self)
         self.form = NewSheetForm()
-        self.form.create_button.hide()
+        self.form.create_button.hide()  # the dialog's own « Créer la fiche » button creates it
         self.form.created.connect(self._created)
         layout.addWidget(self.form)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
@@ -285,8 +301,7 @@ class WelcomePage(QWidget):
         demo_box = QGroupBox(self.tr("Fiches de démonstration"))
         demo_layout = QVBoxLayout(demo_box)
         for system_id, _path in demo_files():
-            info = rules.describe(system_id)
-            button = QPushButton(self.tr("Démo {0}").format(info.label))
+            button = QPushButton(self.tr("Démo {0}").format(rules.system_label(system_id)))
             button.setObjectName(f"demo_{system_id}")
             guard.connect(button.clicked, lambda _=False, s=system_id: self.demo_chosen.emit(s))
             demo_layout.addWidget(button)
