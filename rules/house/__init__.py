@@ -22,8 +22,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError
 
-from rules.errors import RulesetError
-from rules.house.differences import ABSENT, Difference, differences
+from rules.errors import RulesetError, describe_validation_error, os_reason
+from rules.house.differences import ABSENT, Difference
 from rules.house.explain import Attribution, attribution
 from rules.house.export import export_table
 from rules.house.problems import table_problems
@@ -221,8 +221,6 @@ def load_house_rules(system_id: str, path: Any) -> HouseRules:
     except UnicodeDecodeError:
         raise RulesetError(f"{path} : le fichier n'est pas en UTF-8.") from None
     except OSError as exc:
-        from rules.errors import os_reason
-
         raise RulesetError(f"{path} : lecture impossible ({os_reason(exc)}).") from None
     return parse_house_rules(system_id, text, str(path), default_title=path.name.split(".")[0])
 
@@ -260,7 +258,6 @@ __all__ = [
     "Difference",
     "HouseRules",
     "HouseRulesError",
-    "differences",
     "differences_of",
     "export_base",
     "export_rules",
@@ -269,4 +266,15 @@ __all__ = [
     "load_house_rules",
     "load_ruleset",
     "parse_house_rules",
+    "sheet_problems",
 ]
+
+
+def sheet_problems(sheet: Any, table: Any) -> list[str]:
+    """What in ``sheet`` the rule ``table`` does not allow (a state, a wound type… it does not know), in
+    French, one line each: empty when the sheet can play by these rules."""
+    try:
+        type(sheet).model_validate(sheet.model_dump(), context={"rules_table": table})
+    except ValidationError as exc:
+        return describe_validation_error(exc)
+    return []

@@ -32,12 +32,12 @@ class Difference:
 
     @property
     def short(self) -> str:
-        """« saves.death_save_success = 12 (base : 10) », as explanations cite it."""
+        """« saves.death_save_success = 12 au lieu de 10 », as explanations cite it."""
         if self.house is ABSENT:
             return f"{self.key} retiré"
         if self.base is ABSENT:
             return f"{self.key} ajouté"
-        return f"{self.key} = {found_text(self.house, 40)} (base : {found_text(self.base, 40)})"
+        return f"{self.key} = {found_text(self.house, 40)} au lieu de {found_text(self.base, 40)}"
 
     @property
     def text(self) -> str:
@@ -61,8 +61,17 @@ def _walk(base: Any, house: Any, path: Path, out: list[tuple[Path, Any, Any]]) -
             if key not in base:
                 out.append(((*path, key), ABSENT, house[key]))
         return
+    if _tables(base) and _tables(house) and len(base) == len(house):
+        for index, (old, new) in enumerate(zip(base, house, strict=True)):
+            _walk(old, new, (*path, index), out)
+        return
     if base != house:
         out.append((path, base, house))
+
+
+def _tables(value: Any) -> bool:
+    """A list of tables (``[[trauma.tiers]]``): compared entry by entry; other lists are one value."""
+    return isinstance(value, list) and bool(value) and all(isinstance(v, dict) for v in value)
 
 
 def short_label(description: str, limit: int = 70) -> str:

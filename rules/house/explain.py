@@ -160,7 +160,7 @@ def noted_outcome(run: Run, sheet: Any, action: Any, rng: Any, table: Any, sourc
         used = _used(run, sheet, action, snapshot, source, (type(exc), str(exc)))
         if not used:
             raise
-        raise Refused(f"{exc.reason} ({_notes(used)}.)") from None
+        raise Refused(f"{exc.reason} (Règles maison : {' ; '.join(d.short for d in used)}.)") from None
     used = _used(run, sheet, action, snapshot, source, (outcome.sheet, outcome.log))
     if not used:
         return outcome
