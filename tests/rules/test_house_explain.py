@@ -115,3 +115,25 @@ def test_house_rules_equal_to_the_base_rules_add_nothing() -> None:
     assert type(derived) is rules.Derived
     outcome = rules.apply(sheet, rules.Damage(amount=3), random.Random(2), rules_table=same.table)
     assert outcome == rules.apply(sheet, rules.Damage(amount=3), random.Random(2))
+
+
+def test_d20_death_at_minus_constitution_is_a_house_switch() -> None:
+    """The seed says « À partir de –10 points de vie, il est mort. »; a GM who plays death as seed 002 does
+    (« meurt quand il atteint l'opposé de sa valeur de Constitution ») switches
+    ``thresholds.death_at_minus_constitution`` on: a CON 14 character dies at −14, not −10."""
+    assert rules.ruleset("d20").thresholds.death_at_minus_constitution is False
+    rules_ = brume("d20", (("thresholds", "death_at_minus_constitution"), True))
+    sheet = rules.new_sheet("d20", base_maximum=20, current=20, constitution=14)
+    hit = rules.apply(sheet, rules.Damage(amount=32), random.Random(1), rules_table=rules_.table).sheet
+    assert hit.current == -12
+    assert rules.derive(hit).state == "mort"
+    derived = rules.derive(hit, rules_.table)
+    assert derived.state == "mourant"
+    assert derived.death_threshold == -14
+    assert derived.explain("death_threshold").startswith("mort à −14 PV ou moins (moins la Constitution)")
+    assert "thresholds.death_at_minus_constitution = true au lieu de false" in derived.explain("state")
+    at_14 = rules.apply(hit, rules.Damage(amount=2), random.Random(1), rules_table=rules_.table).sheet
+    assert rules.derive(at_14, rules_.table).state == "mort"
+    # A lower Constitution brings death nearer, never above the dying range's first point.
+    weak = rules.new_sheet("d20", base_maximum=20, current=-1, constitution=1)
+    assert rules.derive(weak, rules_.table).death_threshold == -1
