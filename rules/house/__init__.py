@@ -28,7 +28,7 @@ from rules.house.explain import Attribution, attribution
 from rules.house.export import export_table
 from rules.house.problems import table_problems
 from rules.house.toml_text import key_lines, key_text
-from rules.ruleset import MAX_RULESET_BYTES, Table, load_ruleset, shipped_text
+from rules.ruleset import MAX_RULESET_BYTES, Table, shipped_text
 from rules.systems import REGISTRY, System
 
 MAX_TITLE = 200
@@ -211,18 +211,21 @@ def parse_house_rules(system_id: str, text: str, source: str, default_title: str
     return HouseRules(system_id, title, table, source)
 
 
-def load_house_rules(system_id: str, path: Any) -> HouseRules:
-    """A GM's house-rule file for a ``system_id`` document (``RulesetError``, in French, if refused)."""
-    path = FilePath(path)
+def _read_text(path: FilePath) -> str:
     try:
         if path.stat().st_size > MAX_RULESET_BYTES:
             raise RulesetError(f"{path} : fichier trop gros pour une table de règles.")
-        text = path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
         raise RulesetError(f"{path} : le fichier n'est pas en UTF-8.") from None
     except OSError as exc:
         raise RulesetError(f"{path} : lecture impossible ({os_reason(exc)}).") from None
-    return parse_house_rules(system_id, text, str(path), default_title=path.name.split(".")[0])
+
+
+def load_house_rules(system_id: str, path: Any) -> HouseRules:
+    """A GM's house-rule file for a ``system_id`` document (``RulesetError``, in French, if refused)."""
+    path = FilePath(path)
+    return parse_house_rules(system_id, _read_text(path), str(path), default_title=path.name.split(".")[0])
 
 
 def house_rules_from_data(system_id: str, data: Any, source: str) -> HouseRules:
@@ -253,23 +256,6 @@ def attribution_of(system_id: str, table: Any) -> Attribution | None:
     return found if found.diffs else None
 
 
-__all__ = [
-    "ABSENT",
-    "Difference",
-    "HouseRules",
-    "HouseRulesError",
-    "differences_of",
-    "export_base",
-    "export_rules",
-    "house_rules_from_data",
-    "key_text",
-    "load_house_rules",
-    "load_ruleset",
-    "parse_house_rules",
-    "sheet_problems",
-]
-
-
 def sheet_problems(sheet: Any, table: Any) -> list[str]:
     """What in ``sheet`` the rule ``table`` does not allow (a state, a wound type… it does not know), in
     French, one line each: empty when the sheet can play by these rules."""
@@ -278,3 +264,56 @@ def sheet_problems(sheet: Any, table: Any) -> list[str]:
     except ValidationError as exc:
         return describe_validation_error(exc)
     return []
+
+
+def _system_of(path: FilePath, text: str) -> list[str]:
+    """The systems a rule table file may be for, most likely first: the one its ``[house]`` names, else
+    one its file name names (``douaratil.toml``, ``brume.d20.toml``), else every system."""
+    try:
+        named = tomllib.loads(text.removeprefix("\ufeff")).get(HOUSE_KEY, {}).get("system")
+    except (tomllib.TOMLDecodeError, RecursionError, ValueError, AttributeError):
+        named = None
+    if isinstance(named, str) and named in REGISTRY:
+        return [named]
+    parts = path.name.lower().split(".")
+    by_name = [s for s in REGISTRY if s in parts]
+    return by_name or list(REGISTRY)
+
+
+def check_file(path: Any) -> HouseRules:
+    """A house-rule file checked on its own (``sheet-app --check FICHIER.toml``): its system found from
+    its ``[house]`` table or its name, else the one it validates for; ``RulesetError`` if refused (for
+    the most likely system)."""
+    path = FilePath(path)
+    text = _read_text(path)
+    candidates = _system_of(path, text)
+    first_error: RulesetError | None = None
+    for system_id in candidates:
+        try:
+            return parse_house_rules(system_id, text, str(path), default_title=path.name.split(".")[0])
+        except RulesetError as exc:
+            if first_error is None or (
+                isinstance(exc, HouseRulesError)
+                and isinstance(first_error, HouseRulesError)
+                and len(exc.lines) < len(first_error.lines)
+            ):
+                first_error = exc
+    assert first_error is not None
+    raise first_error
+
+
+__all__ = [
+    "ABSENT",
+    "Difference",
+    "HouseRules",
+    "HouseRulesError",
+    "check_file",
+    "differences_of",
+    "export_base",
+    "export_rules",
+    "house_rules_from_data",
+    "key_text",
+    "load_house_rules",
+    "parse_house_rules",
+    "sheet_problems",
+]
