@@ -23,7 +23,7 @@ from rules import house
 from rules.house.schema import field_docs, models_in
 from rules.house.toml_text import found_text, key_lines
 from rules.ruleset import shipped_text
-from tests.rules import table_mutation as tm
+from tests.rules import house_mutants as tm
 from tests.rules.house_helpers import data_at, english_words, set_key
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -98,7 +98,7 @@ def test_the_exported_douaratil_table_reads_like_a_rule_book() -> None:
 
 @pytest.mark.parametrize("system_id", rules.SYSTEMS)
 def test_every_key_changed_to_a_valid_other_value_loads_and_changes_only_that_key(system_id: str) -> None:
-    found, _ = tm.mutants_of(system_id)
+    found = tm.mutants_of(system_id)
     assert len(found) > 50
     model = rules.system(system_id).ruleset_type
     text = exported(system_id)
@@ -290,7 +290,7 @@ def test_the_house_rules_code_reads_data_only() -> None:
 
 @pytest.mark.parametrize("system_id", rules.SYSTEMS)
 def test_house_rules_embedded_in_a_document_read_back_equal(system_id: str) -> None:
-    found, _ = tm.mutants_of(system_id)
+    found = tm.mutants_of(system_id)
     table = tm.build(found[len(found) // 2])
     rules_ = house.HouseRules(system_id, "Campagne de Brume", table)
     again = house.house_rules_from_data(system_id, rules_.to_data(), "fiche.json")

@@ -8,8 +8,8 @@ sequence runs without an exception other than `Refused`. »
 
 The mutants are hostile but well typed: every number of a table set to 0, −1, 1 or far too big, every
 switch flipped, every text emptied, every list emptied, cut to one item or given one more, every table
-of entries emptied or missing one entry (the table-mutation check's ``leaves`` and ``with_value`` walk
-the parsed table, ``tests/rules/table_mutation.py``). Each goes through the house-rule reader; one it
+of entries emptied or missing one entry (``leaves`` and ``with_value`` of ``tests/rules/house_mutants.py``
+walk the parsed table). Each goes through the house-rule reader; one it
 accepts plays a random game (the actions of ``tests/files/strategies.py``) on a sheet that fits it.
 ``python -m tests.rules.test_house_tables_run`` sweeps every mutant instead of a sample.
 """
@@ -28,8 +28,9 @@ from hypothesis import strategies as st
 
 import rules
 from rules import house
+from rules.house.toml_text import key_text
 from tests.files.strategies import actions
-from tests.rules import table_mutation as tm
+from tests.rules import house_mutants as tm
 from tests.rules.house_helpers import english_words
 
 Mutant = tuple[tuple[Any, ...], Any]  # (path, the table's data with that one change)
@@ -65,9 +66,9 @@ def mutants(system_id: str) -> tuple[tuple[str, tuple[Any, ...], Any], ...]:
     data = tm.table_data(system_id)
     found: list[tuple[str, tuple[Any, ...], Any]] = []
     for path, value in tm.leaves(data):
-        found.extend((tm.key_text(path), path, new) for new in _hostile(value))
+        found.extend((key_text(path), path, new) for new in _hostile(value))
     for path, node in _containers(data):
-        key = tm.key_text(path)
+        key = key_text(path)
         if isinstance(node, dict):
             found.append((key, path, {}))
             found.extend((f"{key} sans {k}", path, {x: v for x, v in node.items() if x != k}) for k in node)
