@@ -19,6 +19,7 @@ import rules
 from sheet_app import files
 from sheet_app.autosave import AutosaveEntry, AutosaveStore
 from sheet_app.controller import Autosaver, DocumentController, OpenDocument, OpenSheet, OpenTable
+from sheet_app.house_menu import HouseRulesCommands
 from sheet_app.print_menu import PrintCommands
 from sheet_app.settings import Settings, examples_dir
 from sheet_app.welcome import NewSheetDialog, WelcomePage
@@ -184,6 +185,8 @@ class MainWindow(QMainWindow):
         sheet_menu.addSeparator()
         sheet_menu.addAction(self.act_conditions)
         sheet_menu.addAction(self.act_journal)
+        # Règles maison… (issue 18): the current sheet's, or a table's creatures' (also in « Table »).
+        self.house_rules = HouseRulesCommands(self, sheet_menu)
         self.table_menu = bar.addMenu(self.tr("&Table"))
         self.table_menu.setObjectName("tableMenu")
         view_menu = bar.addMenu(self.tr("&Affichage"))
@@ -579,6 +582,8 @@ class MainWindow(QMainWindow):
                 menu.addMenu(item)
             else:
                 menu.addAction(item)
+        menu.addSeparator()
+        menu.addMenu(self.house_rules.menu)
 
     def _on_view_title(self) -> None:
         view = self.sender()

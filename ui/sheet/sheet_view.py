@@ -14,6 +14,7 @@ from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QFrame, QScrollArea, QSplitter, QVBoxLayout, QWidget
 
 import rules
+from ui.common.house_rules import HouseRulesBanner
 from ui.common.messages import MessageBar
 from ui.sheet.actions import DyingPanel, OtherActionsPanel, RestsPanel
 from ui.sheet.conditions import ConditionsPanel
@@ -99,6 +100,11 @@ class SheetView(QWidget):
         layout.setContentsMargins(6, 6, 6, 6)
         self.messages = MessageBar()
         layout.addWidget(self.messages)
+        # « Règles maison : … » when the sheet plays by a GM's house rules (issue 18).
+        self.house_banner = HouseRulesBanner()
+        self.house_banner.show_rules([vm.house])
+        vm.rulesChanged.connect(lambda house: self.house_banner.show_rules([house]))
+        layout.addWidget(self.house_banner)
 
         self.fields = FieldsPanel(vm)
         self.pools = PoolsPanel(vm) if vm.info.extra.get("pools") else None
