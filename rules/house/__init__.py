@@ -26,7 +26,7 @@ from rules.errors import RulesetError, describe_validation_error, os_reason
 from rules.house.differences import ABSENT, Difference
 from rules.house.explain import Attribution, attribution
 from rules.house.export import export_table
-from rules.house.problems import table_problems
+from rules.house.problems import loose_types, table_problems
 from rules.house.toml_text import key_lines, key_text
 from rules.ruleset import MAX_RULESET_BYTES, Table, shipped_text
 from rules.systems import REGISTRY, System
@@ -168,6 +168,9 @@ def _validate(sys_: System, data: Any, text: str | None, source: str) -> BaseMod
     if problem is not None:
         raise HouseRulesError(source, [problem])
     model = sys_.ruleset_type
+    loose = loose_types(model, data, text)
+    if loose:
+        raise HouseRulesError(source, loose)
     try:
         return model.model_validate(data)
     except ValidationError as exc:

@@ -89,3 +89,47 @@ def table_problems(
     if rest > 0:
         lines.append(f"… et {rest} autre{'s' if rest > 1 else ''} problème{'s' if rest > 1 else ''}")
     return lines
+
+
+def _leaves(data: Any, path: Path = ()) -> list[tuple[Path, Any]]:
+    """Every value of ``data`` that is neither a table nor a list, with its place (without recursion)."""
+    found: list[tuple[Path, Any]] = []
+    pending: list[tuple[Path, Any]] = [(path, data)]
+    while pending:
+        where, node = pending.pop()
+        if isinstance(node, dict):
+            pending.extend(((*where, k), v) for k, v in node.items())
+        elif isinstance(node, list):
+            pending.extend(((*where, i), v) for i, v in enumerate(node))
+        else:
+            found.append((where, node))
+    return found
+
+
+def loose_types(model: type[BaseModel], data: Any, text: str | None, limit: int = MAX_PROBLEMS) -> list[str]:
+    """Values pydantic would convert but a GM did not mean: ``1`` for a switch, ``true`` or ``3.0`` for an
+    integer. A rule table is read strictly: each is a problem, said like the others."""
+    keys = key_lines(text) if text is not None else KeyMap()
+    found: list[tuple[int, str]] = []
+    for path, value in _leaves(data):
+        place = slot(model, path)
+        if place is None:
+            continue
+        annotation = place.annotation
+        if annotation is bool:
+            wrong = not isinstance(value, bool)
+        elif annotation is int:
+            wrong = isinstance(value, (bool, float))
+        else:
+            continue
+        if not wrong:
+            continue
+        line, _ = keys.line_of(path)
+        sentence = f"{key_text(path)} : attendu {expected(place)}, trouvé {found_text(value)}"
+        found.append((line or 0, f"ligne {line}, {sentence}" if line is not None else sentence))
+    found.sort(key=lambda item: item[0])
+    lines = [text for _, text in found[:limit]]
+    rest = len(found) - limit
+    if rest > 0:
+        lines.append(f"… et {rest} autre{'s' if rest > 1 else ''} problème{'s' if rest > 1 else ''}")
+    return lines

@@ -122,7 +122,8 @@ def test_every_key_changed_to_a_valid_other_value_loads_and_changes_only_that_ke
 def test_the_issue_s_example_message() -> None:
     text, line = set_key(exported("douaratil"), ("saves", "death_save_success"), "dix")
     error = refused("douaratil", text)
-    assert error.lines == [f'ligne {line}, saves.death_save_success : attendu un entier entre 3 et 18, trouvé "dix"']
+    expected = f'ligne {line}, saves.death_save_success : attendu un entier entre -100 et 1000, trouvé "dix"'
+    assert error.lines == [expected]
 
 
 # (key, wrong value, what the message must say), one case per kind of value the tables hold.
@@ -131,7 +132,10 @@ WRONG: dict[str, list[tuple[tuple[Any, ...], Any, str]]] = {
         (("saves", "death_saves_needed"), 0, "attendu un entier entre 1 et 10, trouvé 0"),
         (("saves", "death_saves_needed"), "trois", 'attendu un entier entre 1 et 10, trouvé "trois"'),
         (("saves", "exhaustion_on_death_saves"), "oui", 'attendu vrai ou faux (true ou false), trouvé "oui"'),
-        (("saves", "death_save_dice"), "3d6", "attendu une liste de 2 entiers"),
+        (("saves", "death_save_dice"), "3d6", "attendu une liste de 2 valeurs"),
+        # Read strictly: no switch for an integer, no decimal number for an integer (pydantic would convert).
+        (("saves", "death_saves_needed"), True, "attendu un entier entre 1 et 10, trouvé true"),
+        (("saves", "death_saves_needed"), 3.0, "attendu un entier entre 1 et 10, trouvé 3.0"),
         (("wounds", "plaie", "label"), 12, "attendu un texte entre guillemets, trouvé 12"),
         (("rests", "pools", "magic", "ability"), "int", 'attendu l\'une des valeurs "strength"'),
         (("conditions", "a_terre", "effects"), "rien", "attendu une liste de textes entre guillemets"),
