@@ -69,7 +69,7 @@ class _Writer:
                 wanted += " ; peut manquer" + (
                     "" if default is None else f" (vaut alors {toml_value(_plain(default))})"
                 )
-            text = f"{text} Attendu : {wanted}." if text else f"Attendu : {wanted}."
+            text = f"{text} Attendu\u00a0: {wanted}." if text else f"Attendu\u00a0: {wanted}."
         return text
 
     def shipped_comments(self, path: Path) -> list[str]:
@@ -231,7 +231,7 @@ def _house_keys(house: dict[str, str]) -> dict[str, tuple[str, str]]:
         "title": (
             house["title"],
             "Le nom de ces règles maison, que la fiche montre en en-tête (« Règles maison : … »). "
-            "Attendu : un texte entre guillemets (au plus 200 caractères).",
+            "Attendu\u00a0: un texte entre guillemets (au plus 200 caractères).",
         ),
         "system": (house["system"], f"Le système de ces règles (« {house['system']} ») : ne pas le changer."),
     }

@@ -86,7 +86,7 @@ def test_the_exported_douaratil_table_reads_like_a_rule_book() -> None:
     at = lines.index("death_save_success = 10")
     above = "\n".join(lines[at - 4 : at])
     assert "« Sur un résultat de 10 ou plus, vous avez réussi »" in above
-    assert "Attendu : un entier" in above
+    assert "Attendu\u00a0: un entier" in above
     assert text.startswith("# Règles maison pour Douaratil")
     assert "[house]\n# Le nom de ces règles maison" in text
 
