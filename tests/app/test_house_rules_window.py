@@ -248,3 +248,39 @@ def test_every_house_rules_entry_without_a_document_is_disabled(window: MainWind
     assert set(actions) == {"actHouseExport", "actHouseLoad", "actHouseBase"}
     assert not any(a.isEnabled() for a in actions.values())
     assert isinstance(window.current_view(), (SheetView, TableView, type(None)))
+
+
+def test_a_document_prints_by_its_house_rules() -> None:
+    """A sheet and a GM table print the numbers of the rules they play by, not the shipped ones."""
+    from ui.printing import blocks, layout
+
+    table = rules.ruleset("douaratil")
+    five = table.model_copy(update={"saves": table.saves.model_copy(update={"death_saves_needed": 5})})
+    brume = house.HouseRules("douaratil", TITLE, five)
+    sheet = rules.evolve(rules.demo_sheet("douaratil"), current=0, death_failures=1)
+
+    def saves(printout: blocks.Printout) -> list[int]:
+        found = [b for b in printout.blocks if isinstance(b, blocks.Tally) and b.label == "Jets contre la mort"]
+        found += [
+            t
+            for k in printout.blocks
+            if isinstance(k, blocks.Keep)
+            for t in k.blocks
+            if isinstance(t, blocks.Tally) and t.label == "Jets contre la mort"
+        ]
+        return [g.count for g in found[0].groups]
+
+    plain = files.Document("sheet", [sheet], [[]])
+    assert saves(layout.document_printouts(plain)[0]) == [3, 3]
+    with_house = files.Document("sheet", [sheet], [[]], house=[brume])
+    assert saves(layout.document_printouts(with_house)[0]) == [5, 5]
+    # A GM table: a d20 guard at −12 PV is dead by the book, dying when death comes at −CON (18).
+    d20 = rules.ruleset("d20")
+    minus_con = d20.model_copy(
+        update={"thresholds": d20.thresholds.model_copy(update={"death_at_minus_constitution": True})}
+    )
+    guard = rules.evolve(rules.demo_sheet("d20"), current=-12)
+    for house_rules, state in (([], "Mort"), ([house.HouseRules("d20", TITLE, minus_con)], "Mourant")):
+        printed = layout.document_printouts(files.Document("table", [guard], [[]], house=house_rules))[0]
+        rows = next(b for b in printed.blocks if isinstance(b, blocks.Table)).rows
+        assert blocks.Styled(text=state, style="bold") in rows[0], rows[0]
