@@ -645,10 +645,11 @@ def _house(env: _Envelope, src: _Source) -> list[Any]:
         try:
             found.append(rules.house.house_rules_from_data(system_id, entry.model_dump(), "règles maison"))
         except rules.HouseRulesError as exc:
+            where = ("house", system_id, "table")
             raise _Bad(
                 *(
-                    src.issue(("house", system_id, "table"), f"« règles maison » ({system_id}) : {line}")
-                    for line in exc.lines
+                    src.issue((*where, *path), f"« règles maison » ({system_id}) : {line}")
+                    for line, path in zip(exc.lines, exc.paths, strict=False)
                 )
             ) from None
         except rules.RulesetError as exc:

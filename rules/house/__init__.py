@@ -26,7 +26,7 @@ from rules.errors import RulesetError, describe_validation_error, os_reason
 from rules.house.differences import ABSENT, Difference
 from rules.house.explain import Attribution, attribution
 from rules.house.export import export_table
-from rules.house.problems import loose_types, table_problems
+from rules.house.problems import loose_types, placed_problems, table_problems
 from rules.house.toml_text import key_lines, key_text
 from rules.ruleset import MAX_RULESET_BYTES, Table, shipped_text
 from rules.systems import REGISTRY, System
@@ -43,10 +43,12 @@ class HouseRulesError(RulesetError):
     """A house-rule table refused: ``lines`` says each problem (« ligne 42, saves.x : attendu … »),
     ``source`` names the file (or the document it came with)."""
 
-    def __init__(self, source: str, lines: list[str]) -> None:
+    def __init__(self, source: str, lines: list[str], paths: list[tuple[str | int, ...]] | None = None) -> None:
         super().__init__(f"{source} : " + " ; ".join(lines))
         self.source = source
         self.lines = lines
+        # Where each problem sits in the table (parallel to ``lines``; ``()``: the table as a whole).
+        self.paths = paths if paths is not None else [() for _ in lines]
 
 
 class HouseHeader(Table):
@@ -174,7 +176,8 @@ def _validate(sys_: System, data: Any, text: str | None, source: str) -> BaseMod
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        raise HouseRulesError(source, table_problems(exc, model, text)) from None
+        placed = placed_problems(exc, model, text)
+        raise HouseRulesError(source, [line for _, line in placed], [path for path, _ in placed]) from None
     except RecursionError:
         raise HouseRulesError(source, ["données imbriquées trop profondément"]) from None
 

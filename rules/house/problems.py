@@ -70,8 +70,16 @@ def table_problems(
     exc: ValidationError, model: type[BaseModel], text: str | None, limit: int = MAX_PROBLEMS
 ) -> list[str]:
     """One French line per problem, ordered by line: « ligne 42, saves.x : attendu …, trouvé … »."""
+    return [line for _, line in placed_problems(exc, model, text, limit)]
+
+
+def placed_problems(
+    exc: ValidationError, model: type[BaseModel], text: str | None, limit: int = MAX_PROBLEMS
+) -> list[tuple[Path, str]]:
+    """``table_problems`` with the place of each problem in the table (``()`` for « … et N autres »):
+    a document that embeds the table finds the line of each in its own file."""
     keys = key_lines(text) if text is not None else KeyMap()
-    found: list[tuple[int, str]] = []
+    found: list[tuple[int, Path, str]] = []
     seen: set[str] = set()
     for err in exc.errors(include_url=False):
         path, message = _one(err, model, keys)
@@ -82,13 +90,13 @@ def table_problems(
         if text_line in seen:
             continue
         seen.add(text_line)
-        found.append((line or 0, text_line))
+        found.append((line or 0, path, text_line))
     found.sort(key=lambda item: item[0])
-    lines = [text for _, text in found[:limit]]
+    placed = [(path, text) for _, path, text in found[:limit]]
     rest = len(found) - limit
     if rest > 0:
-        lines.append(f"… et {rest} autre{'s' if rest > 1 else ''} problème{'s' if rest > 1 else ''}")
-    return lines
+        placed.append(((), f"… et {rest} autre{'s' if rest > 1 else ''} problème{'s' if rest > 1 else ''}"))
+    return placed
 
 
 def _leaves(data: Any, path: Path = ()) -> list[tuple[Path, Any]]:
