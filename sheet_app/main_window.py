@@ -236,6 +236,7 @@ class MainWindow(QMainWindow):
         else:
             view = SheetView(vm=doc.vm)
             doc.vm.applied.connect(lambda action, d=doc: self._on_applied(d, action))
+            doc.vm.rulesChanged.connect(lambda _house, vm=doc.vm: self._on_sheet_rules(vm))
             doc.vm.setObjectName(f"vm_{doc.vm.sheet.system}")
         doc.vm.setParent(view)
         self.docs[view] = doc
@@ -278,7 +279,8 @@ class MainWindow(QMainWindow):
         vm.set_gm_view(self.act_gm.isChecked())
         tab = CreatureTab(table, creature_id, vm)
         self.creature_tabs[view] = tab
-        vm.gone.connect(lambda v=view: self._close_creature_tab(v))
+        vm.gone.connect(lambda vm=vm: self._close_creature_tab(self._sheet_view_of(vm)))
+        vm.rulesChanged.connect(lambda _house, vm=vm: self._on_sheet_rules(vm))
         vm.applied.connect(lambda action, d=table: self._on_applied(d, action))
         view.titleChanged.connect(self._on_view_title)
         table_view = self.view_of(table)
@@ -291,9 +293,42 @@ class MainWindow(QMainWindow):
         self._update_actions()
         return view
 
-    def _close_creature_tab(self, view: SheetView) -> None:
-        tab = self.creature_tabs.pop(view, None)
-        if tab is None:
+    def _sheet_view_of(self, vm: Any) -> SheetView | None:
+        """The tab showing the sheet view-model ``vm`` (a sheet document's, or a table creature's)."""
+        for view in (*self.docs, *self.creature_tabs):
+            if isinstance(view, SheetView) and view.vm is vm:
+                return view
+        return None
+
+    def _on_sheet_rules(self, vm: Any) -> None:
+        """Other rules (issue 18) may lay a sheet out otherwise (its states, ladders, fields): when its
+        description changed, the tab gets a new view over the same view-model (same history, same file)."""
+        view = self._sheet_view_of(vm)
+        if view is None or view.built_info == vm.info:
+            return
+        index = self.tabs.indexOf(view)
+        if index < 0:
+            return
+        current = self.tabs.currentWidget() is view
+        new = SheetView(vm=vm)
+        vm.setParent(new)
+        new.titleChanged.connect(self._on_view_title)
+        if view in self.docs:
+            self.docs[new] = self.docs.pop(view)
+        else:
+            self.creature_tabs[new] = self.creature_tabs.pop(view)
+        self.tabs.insertTab(index, new, "")
+        self.tabs.removeTab(index + 1)
+        if current:
+            self.tabs.setCurrentIndex(index)
+        self._update_tab(new)
+        view.unbind()
+        view.setParent(None)
+        view.deleteLater()
+
+    def _close_creature_tab(self, view: SheetView | None) -> None:
+        tab = self.creature_tabs.pop(view, None) if view is not None else None
+        if tab is None or view is None:
             return
         tab.vm.unbind()
         view.unbind()

@@ -47,6 +47,14 @@ def house_actions(window: MainWindow) -> dict[str, Any]:
     return {a.objectName(): a for a in submenu.actions()}
 
 
+def current_sheet(window: MainWindow) -> SheetView:
+    """The sheet of the current tab (other rules may lay a sheet out anew: a new view, same view-model)."""
+    view = window.current_view()
+    assert isinstance(view, SheetView)
+    assert view.built_info == view.vm.info
+    return view
+
+
 def dying(view: SheetView) -> None:
     """Ulfred falls to 0 PA and his CON save succeeds: he is dying and rolls death saves."""
     view.vm.apply(rules.Damage(amount=view.vm.sheet.current, rolls=(18,)))
@@ -79,6 +87,7 @@ def test_death_save_threshold_from_a_house_table_is_used_explained_and_undone(
     monkeypatch.setattr(house_menu, "ask_house_path", lambda _parent, folder: asked.append(folder) or brume)
     house_actions(window)["actHouseLoad"].trigger()
     assert asked == [tmp_path.resolve()]  # the export's folder, remembered
+    view = current_sheet(window)
     assert view.vm.house is not None and view.vm.house.title == TITLE
     banner = view.house_banner
     assert banner.isVisible() and banner.text() == f"Règles maison : {TITLE}"
@@ -95,6 +104,8 @@ def test_death_save_threshold_from_a_house_table_is_used_explained_and_undone(
     # Ctrl+Z three times: the roll, the fall, then the rules: back to the base rules.
     for _ in range(3):
         qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    view = current_sheet(window)
+    banner = view.house_banner
     assert view.vm.house is None and not banner.isVisible()
     assert not house_actions(window)["actHouseBase"].isEnabled()
     dying(view)
@@ -150,6 +161,7 @@ def test_a_sheet_saved_with_house_rules_reopens_with_them(
     brume = house_file(tmp_path, "d20", ("thresholds", "death_at_minus_constitution"), True)
     monkeypatch.setattr(house_menu, "ask_house_path", lambda *a: brume)
     house_actions(window)["actHouseLoad"].trigger()
+    view = current_sheet(window)
     chosen = view.vm.house
     assert chosen is not None
     target = tmp_path / "brume.fiche.json"
@@ -167,6 +179,7 @@ def test_a_sheet_saved_with_house_rules_reopens_with_them(
     assert again.vm.derived == rules.derive(again.vm.sheet, chosen.table)
     # « Revenir aux règles de base »: undoable, in the journal; saved without the house rules.
     house_actions(window)["actHouseBase"].trigger()
+    again = current_sheet(window)
     assert again.vm.house is None and again.vm.journal[-1].startswith("Retour aux règles de base")
     assert window.save()
     assert "house" not in json.loads(target.read_text(encoding="utf-8"))
@@ -216,7 +229,9 @@ def test_a_gm_table_plays_by_house_rules_for_one_system(
     while vm.house_of("douaratil") is not None:
         assert vm.undo_stack.canUndo()
         vm.undo_stack.undo()
-    assert opened.vm.house is None and not table.house_banner.isVisible()
+    shown = window._sheet_view_of(opened.vm)
+    assert shown is not None and shown.vm.house is None and not shown.house_banner.isVisible()
+    assert not table.house_banner.isVisible()
     QApplication.processEvents()
 
 
@@ -237,7 +252,7 @@ def test_markup_in_a_house_title_is_shown_as_text(
     brume.write_text(brume.read_text(encoding="utf-8").replace(TITLE, "<h1>x</h1><img src=a.png>"), encoding="utf-8")
     monkeypatch.setattr(house_menu, "ask_house_path", lambda *a: brume)
     house_actions(window)["actHouseLoad"].trigger()
-    banner = view.house_banner
+    banner = current_sheet(window).house_banner
     assert banner.textFormat() == Qt.TextFormat.PlainText
     assert banner.text() == "Règles maison : <h1>x</h1><img src=a.png>"
     assert "<h1>" not in banner.toolTip() and "&lt;h1&gt;x&lt;/h1&gt;" in banner.toolTip()
@@ -284,3 +299,42 @@ def test_a_document_prints_by_its_house_rules() -> None:
         printed = layout.document_printouts(files.Document("table", [guard], [[]], house=house_rules))[0]
         rows = next(b for b in printed.blocks if isinstance(b, blocks.Table)).rows
         assert blocks.Styled(text=state, style="bold") in rows[0], rows[0]
+
+
+def test_rules_that_lay_the_sheet_out_otherwise_give_the_tab_a_new_view(
+    qtbot: Any, window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Eight levels of exhaustion instead of six: the exhaustion selector offers 0 to 8 at once, and
+    Ctrl+Z lays the sheet out by the base rules again; the tab, its history and its file stay the same."""
+    from PySide6.QtWidgets import QComboBox
+
+    view = window.open_demo("douaratil")
+    assert isinstance(view, SheetView)
+    vm = view.vm
+    levels = view.findChild(QComboBox, "ladder_exhaustion")
+    assert levels is not None and levels.count() == 7
+    eight = house_file(tmp_path, "douaratil", ("exhaustion", "max_level"), 8)
+    monkeypatch.setattr(house_menu, "ask_house_path", lambda *a: eight)
+    index = window.tabs.currentIndex()
+    house_actions(window)["actHouseLoad"].trigger()
+    new = current_sheet(window)
+    assert new is not view and new.vm is vm and window.tabs.currentIndex() == index and window.tabs.count() == 1
+    levels = new.findChild(QComboBox, "ladder_exhaustion")
+    assert levels is not None and levels.count() == 9
+    # The new selector works: level 8 chosen with the keyboard.
+    levels.setFocus()
+    levels.setCurrentIndex(7)
+    qtbot.keyClick(levels, Qt.Key.Key_Down)
+    qtbot.keyClick(levels, Qt.Key.Key_Return)
+    QApplication.processEvents()
+    if vm.sheet.exhaustion != 8:  # a closed combo box applies on « activated »: as a user's choice
+        levels.activated.emit(8)
+    assert vm.sheet.exhaustion == 8
+    # Édition › Annuler twice: the level, then the rules.
+    assert vm.undo_stack.count() == 2
+    window.act_undo.trigger()
+    window.act_undo.trigger()
+    back = current_sheet(window)
+    assert back.vm is vm and vm.house is None
+    combo = back.findChild(QComboBox, "ladder_exhaustion")
+    assert combo is not None and combo.count() == 7
