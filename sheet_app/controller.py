@@ -176,8 +176,10 @@ class DocumentController(QObject):
         self.rng = rng
         self.last_folder = documents_dir()
 
-    def new(self, sheet: Any, journal: tuple[str, ...] = (), parent: QObject | None = None) -> OpenSheet:
-        return OpenSheet(SheetViewModel(sheet, rng=self.rng, journal=journal, parent=parent))
+    def new(
+        self, sheet: Any, journal: tuple[str, ...] = (), parent: QObject | None = None, house: Any = None
+    ) -> OpenSheet:
+        return OpenSheet(SheetViewModel(sheet, rng=self.rng, journal=journal, house=house, parent=parent))
 
     def new_table(self, state: TableState | None = None, parent: QObject | None = None) -> OpenTable:
         return OpenTable(TableViewModel(state, rng=self.rng, parent=parent))

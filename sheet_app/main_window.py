@@ -228,7 +228,10 @@ class MainWindow(QMainWindow):
         if isinstance(doc, OpenTable):
             view = TableView(vm=doc.vm, loader=self.controller.read_sheet)
             view.openRequested.connect(lambda cid, d=doc: self.open_creature(d, cid))
-            view.exporter = self.export_creature
+            # A creature saved as a sheet of its own keeps the house rules it plays by at the table.
+            view.exporter = lambda sheet, journal, d=doc: self.export_creature(
+                sheet, journal, d.vm.house_of(sheet.system)
+            )
             view.open_sheets = self._open_sheets
             view.printable_document = doc.document  # type: ignore[attr-defined]  # Fichier › Imprimer
             doc.vm.applied.connect(lambda kind, d=doc: self._on_table_applied(d, kind))
@@ -341,9 +344,10 @@ class MainWindow(QMainWindow):
         for view in [v for v, t in self.creature_tabs.items() if t.table is table]:
             self._close_creature_tab(view)
 
-    def export_creature(self, sheet: Any, journal: tuple[str, ...]) -> bool:
-        """A creature of a table saved as a sheet file of its own (« Enregistrer la fiche sous… »)."""
-        return self.controller.save_as(self.controller.new(sheet, journal), self)
+    def export_creature(self, sheet: Any, journal: tuple[str, ...], house: Any = None) -> bool:
+        """A creature of a table saved as a sheet file of its own (« Enregistrer la fiche sous… »), with
+        the house rules it plays by (issue 18)."""
+        return self.controller.save_as(self.controller.new(sheet, journal, house=house), self)
 
     def _open_sheets(self) -> list[tuple[str, Any, tuple[str, ...]]]:
         """The sheets open in tabs (name, sheet, journal): a table can take one in."""

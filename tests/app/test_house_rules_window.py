@@ -225,6 +225,13 @@ def test_a_gm_table_plays_by_house_rules_for_one_system(
     assert window.save()
     doc, _ = files.read_document(target)
     assert [h.system for h in doc.house] == ["douaratil"] and doc.house[0].title == TITLE
+    # A guard saved as a sheet of its own keeps the rules it plays by.
+    alone = tmp_path / "garde.fiche.json"
+    answer("save_path", alone)
+    table.select_ids([ids[1]])
+    assert table.export_current()
+    sheet_doc, _ = files.read_document(alone)
+    assert sheet_doc.house == [vm.house_of("douaratil")]
     # Ctrl+Z back past the rules change: base rules for every guard, the sheet tab follows.
     while vm.house_of("douaratil") is not None:
         assert vm.undo_stack.canUndo()
