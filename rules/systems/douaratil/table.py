@@ -52,7 +52,7 @@ class SaveRules(Table):
     death_save_dice: Dice
     """Dés du jet contre la mort : [nombre de dés, faces]."""
     death_save_success: DD
-    """Seuil de réussite du jet contre la mort (ce total ou plus réussit)."""
+    """Seuil de réussite du jet contre la mort : ce total ou plus réussit."""
     death_saves_needed: int = Field(ge=1, le=10)
     """Nombre de succès (stabilisé) ou d'échecs (mort) qui mettent fin aux jets contre la mort."""
     exhaustion_on_death_saves: bool
@@ -80,7 +80,7 @@ class DifficultyRules(Table):
     major_steps: int | None = Field(None, ge=0, le=10)
     """Ancienne clé (sheet_app 0.1.0), ignorée : voir severities.major.steps."""
     steps_stack: bool
-    """Les paliers de plusieurs blessures se cumulent (true) ; sinon seule la plus lourde compte."""
+    """Les paliers de plusieurs blessures se cumulent ; false : seule la plus lourde compte."""
     # Whether the wound DD steps also raise the wound's own « test de volonté (SAG) ».
     will_test_steps: bool = False
     """Les paliers des blessures s'ajoutent aussi au DD du test de volonté (SAG) d'une blessure."""
@@ -179,7 +179,7 @@ class RestRules(Table):
     """PA qu'il faut avoir pour commencer un repos long."""
     # A rest is refused while a wound bleeds (false: the rest runs its rounds, bleeding included).
     refused_while_bleeding: bool = True
-    """Pas de repos tant qu'une blessure saigne (false : le repos se déroule, saignement compris)."""
+    """Pas de repos tant qu'une blessure saigne ; false : le repos se déroule, saignement compris."""
     dice_regained_min: int = Field(ge=0, le=100)
     """Dés d'action regagnés au moins par un repos long."""
     dice_regained_divisor: int = Field(ge=1, le=100)
