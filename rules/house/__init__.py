@@ -15,6 +15,8 @@ Only data is read: TOML through ``tomllib``, JSON data through pydantic; no code
 
 from __future__ import annotations
 
+import os
+import stat
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path as FilePath
@@ -218,10 +220,31 @@ def parse_house_rules(system_id: str, text: str, source: str, default_title: str
 
 
 def _read_text(path: FilePath) -> str:
+    """The text of a house-rule file: only an ordinary file (a pipe would block, ``/dev/zero`` never
+    ends), at most ``MAX_RULESET_BYTES``, UTF-8; a French ``RulesetError`` naming the file otherwise."""
     try:
-        if path.stat().st_size > MAX_RULESET_BYTES:
+        st = os.stat(path)
+        if stat.S_ISDIR(st.st_mode):
+            raise RulesetError(f"{path} : c'est un dossier, pas une table de règles.")
+        if not stat.S_ISREG(st.st_mode):
+            raise RulesetError(f"{path} : ce n'est pas un fichier ordinaire (périphérique, tube…) : rien n'a été lu.")
+        if st.st_size > MAX_RULESET_BYTES:
             raise RulesetError(f"{path} : fichier trop gros pour une table de règles.")
-        return path.read_text(encoding="utf-8")
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):  # swapped since the check
+                raise RulesetError(f"{path} : ce n'est pas un fichier ordinaire : rien n'a été lu.")
+            chunks: list[bytes] = []
+            total = 0
+            while total <= MAX_RULESET_BYTES and (chunk := os.read(fd, MAX_RULESET_BYTES + 1 - total)):
+                chunks.append(chunk)
+                total += len(chunk)
+            raw = b"".join(chunks)
+        finally:
+            os.close(fd)
+        if len(raw) > MAX_RULESET_BYTES:
+            raise RulesetError(f"{path} : fichier trop gros pour une table de règles.")
+        return raw.decode("utf-8")
     except UnicodeDecodeError:
         raise RulesetError(f"{path} : le fichier n'est pas en UTF-8.") from None
     except OSError as exc:

@@ -311,3 +311,25 @@ def test_embedded_house_rules_are_checked_like_a_file() -> None:
     for bad in ([], {"table": {}, "code": "x"}, {"title": 3, "table": {}}, {"title": "x" * 201, "table": {}}):
         with pytest.raises(house.HouseRulesError):
             house.house_rules_from_data("d20", bad, "fiche.json")
+
+
+@pytest.mark.timeout(20)
+def test_a_pipe_a_device_and_a_folder_are_refused_without_reading(tmp_path: Path) -> None:
+    """What the window's « Charger des règles maison… » may be given: never a hang, never a crash."""
+    import os
+
+    fifo = tmp_path / "tube.toml"
+    os.mkfifo(fifo)
+    zero = tmp_path / "zero.toml"
+    zero.symlink_to("/dev/zero")
+    for path in (fifo, zero):
+        with pytest.raises(rules.RulesetError, match="ce n'est pas un fichier ordinaire"):
+            house.load_house_rules("douaratil", path)
+    with pytest.raises(rules.RulesetError, match="c'est un dossier"):
+        house.load_house_rules("douaratil", tmp_path)
+    with pytest.raises(rules.RulesetError, match="lecture impossible"):
+        house.load_house_rules("douaratil", tmp_path / "absent.toml")
+    latin = tmp_path / "latin.toml"
+    latin.write_bytes('title = "\xe9t\xe9"'.encode("latin-1"))
+    with pytest.raises(rules.RulesetError, match="pas en UTF-8"):
+        house.load_house_rules("douaratil", latin)
