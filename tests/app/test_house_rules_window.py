@@ -345,3 +345,21 @@ def test_rules_that_lay_the_sheet_out_otherwise_give_the_tab_a_new_view(
     assert back.vm is vm and vm.house is None
     combo = back.findChild(QComboBox, "ladder_exhaustion")
     assert combo is not None and combo.count() == 7
+
+
+def test_a_creature_added_to_a_table_is_checked_against_its_house_rules() -> None:
+    """Two death failures are the end under a house table that needs two: such a creature is refused."""
+    import random
+
+    from ui.table.viewmodel import TableViewModel
+
+    vm = TableViewModel(rng=random.Random(1))
+    table = rules.ruleset("douaratil")
+    two = table.model_copy(update={"saves": table.saves.model_copy(update={"death_saves_needed": 2})})
+    assert vm.set_house_rules("douaratil", house.HouseRules("douaratil", TITLE, two))
+    refused: list[str] = []
+    vm.refused.connect(refused.append)
+    dying_at_two = rules.evolve(named_npc(current=0), death_failures=2)
+    assert vm.add_creatures(dying_at_two) == []
+    assert refused and "2 échecs signifient la mort" in refused[0], refused
+    assert vm.add_creatures(named_npc()) != []

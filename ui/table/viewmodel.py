@@ -460,7 +460,8 @@ class TableViewModel(QObject):
             changes["is_npc"] = npc
         data = rules.sheet_to_data(template)
         data.update(changes)
-        return rules.sheet_from_data(data)
+        # Checked against the rules its system plays by here (a GM's house rules, issue 18).
+        return rules.sheet_from_data(data, self.rules_table(template.system))
 
     def _numbered_names(self, base: str, count: int) -> list[str]:
         """« base N » for the next ``count`` numbers free after those already at the table."""
