@@ -104,10 +104,16 @@ class HouseRulesCommands(QObject):
         self.menu.setObjectName("houseRulesMenu")
         self.act_export = self._action(_tr("&Exporter les règles de base…"), self.export_base, "actHouseExport")
         self.act_export.setToolTip(_tr("Écrit la table de règles du système en TOML commenté, à modifier."))
+        self.act_export_house = self._action(
+            _tr("Exporter les règles maison &en vigueur…"), self.export_current, "actHouseExportCurrent"
+        )
+        self.act_export_house.setToolTip(
+            _tr("Écrit les règles maison du document (qu'il embarque) en TOML commenté, à modifier à nouveau.")
+        )
         self.act_load = self._action(_tr("&Charger des règles maison…"), self.load, "actHouseLoad")
         self.act_load.setToolTip(_tr("Le document jouera selon la table de règles choisie (annulable)."))
         self.act_base = self._action(_tr("&Revenir aux règles de base"), self.back_to_base, "actHouseBase")
-        for action in (self.act_export, self.act_load, self.act_base):
+        for action in (self.act_export, self.act_export_house, self.act_load, self.act_base):
             self.menu.addAction(action)
         menu.addSeparator()
         menu.addMenu(self.menu)
@@ -168,11 +174,13 @@ class HouseRulesCommands(QObject):
         self.act_export.setEnabled(has)
         self.act_load.setEnabled(has)
         if vm is None:
-            self.act_base.setEnabled(False)
+            with_house = False
         elif hasattr(vm, "sheet"):
-            self.act_base.setEnabled(vm.house is not None)
+            with_house = vm.house is not None
         else:
-            self.act_base.setEnabled(bool(vm.state.house))
+            with_house = bool(vm.state.house)
+        self.act_base.setEnabled(with_house)
+        self.act_export_house.setEnabled(with_house)
 
     # --- commands ------------------------------------------------------------------------------------
 
@@ -181,14 +189,30 @@ class HouseRulesCommands(QObject):
         if target is None:
             return None
         _vm, system_id = target
+        return self._export(f"regles-{system_id}.toml", rhouse.export_base(system_id))
+
+    def export_current(self) -> Path | None:
+        """The house rules the document plays by, as a TOML file to edit again (the document embeds them;
+        the file they came from may be elsewhere, or gone)."""
+        target = self._target(with_house=True)
+        if target is None:
+            return None
+        vm, system_id = target
+        chosen = self._house_of(vm, system_id)
+        if chosen is None:
+            return None
+        stem = "".join(c if c.isalnum() or c in "-_" else "-" for c in chosen.title.lower()).strip("-") or "regles"
+        return self._export(f"{stem[:60]}.{system_id}.toml", chosen.export())
+
+    def _export(self, name: str, text: str) -> Path | None:
         folder = self.window.settings.house_rules_folder() or self.window.controller.last_folder
-        path = ask_export_path(self.window, Path(folder) / f"regles-{system_id}.toml")
+        path = ask_export_path(self.window, Path(folder) / name)
         if path is None:
             return None
         if not path.suffix:
             path = path.with_suffix(".toml")
         try:
-            files.atomic_write(path, rhouse.export_base(system_id).encode("utf-8"))
+            files.atomic_write(path, text.encode("utf-8"))
         except OSError as exc:
             reason = rules.os_reason(exc)
             prompts.show_error(
@@ -197,7 +221,7 @@ class HouseRulesCommands(QObject):
             return None
         self.window.settings.set_house_rules_folder(path.parent)
         self.window.statusBar().showMessage(
-            _tr("Règles de base exportées : {0} (à modifier, puis « Charger des règles maison… »)").format(path), 10000
+            _tr("Règles exportées : {0} (à modifier, puis « Charger des règles maison… »)").format(path), 10000
         )
         return path
 

@@ -184,6 +184,13 @@ def test_a_sheet_saved_with_house_rules_reopens_with_them(
     assert window.save()
     assert "house" not in json.loads(target.read_text(encoding="utf-8"))
     assert files.read_document(target)[0].house == []
+    # « Exporter les règles maison en vigueur… »: back under them (Ctrl+Z), written out again to edit.
+    window.act_undo.trigger()
+    assert current_sheet(window).vm.house == chosen
+    again_file = tmp_path / "encore.toml"
+    monkeypatch.setattr(house_menu, "ask_export_path", lambda _parent, suggested: again_file)
+    house_actions(window)["actHouseExportCurrent"].trigger()
+    assert house.load_house_rules("d20", again_file) == chosen
 
 
 def test_a_gm_table_plays_by_house_rules_for_one_system(
@@ -267,7 +274,7 @@ def test_markup_in_a_house_title_is_shown_as_text(
 
 def test_every_house_rules_entry_without_a_document_is_disabled(window: MainWindow) -> None:
     actions = house_actions(window)
-    assert set(actions) == {"actHouseExport", "actHouseLoad", "actHouseBase"}
+    assert set(actions) == {"actHouseExport", "actHouseExportCurrent", "actHouseLoad", "actHouseBase"}
     assert not any(a.isEnabled() for a in actions.values())
     assert isinstance(window.current_view(), (SheetView, TableView, type(None)))
 
