@@ -61,6 +61,8 @@ from rules.info import (
 )
 from rules.model import SECRET_MARK, Context, Derived, Explained, Outcome, SheetBase, evolve, fmt_int, signed
 from rules.ruleset import load_ruleset
+from rules.strict import twin_adapter
+from rules.strict import type_twin as strict_types
 from rules.systems import REGISTRY, System
 
 # --- Douaratil (seed 000) -------------------------------------------------------------------------
@@ -146,10 +148,18 @@ class SheetError(Refused):
     the line of the JSON file.
     """
 
-    def __init__(self, reason: str, lines: list[str], locations: list[tuple[str | int, ...]] | None = None) -> None:
+    def __init__(
+        self,
+        reason: str,
+        lines: list[str],
+        locations: list[tuple[str | int, ...]] | None = None,
+        count: int | None = None,
+    ) -> None:
         super().__init__(reason)
         self.lines = lines
         self.locations = locations if locations is not None else [() for _ in lines]
+        # How many errors validation found (``lines`` words the first few): what reading them cost.
+        self.count = count if count is not None else len(lines)
 
 
 def _invalid_sheet(prefix: str, exc: ValidationError) -> SheetError:
@@ -158,7 +168,7 @@ def _invalid_sheet(prefix: str, exc: ValidationError) -> SheetError:
         shown_location(err["loc"], REGISTRY.keys()) for err in exc.errors(include_url=False)[: len(lines)]
     ]
     locations += [()] * (len(lines) - len(locations))
-    return SheetError(prefix + " ; ".join(lines), lines, locations)
+    return SheetError(prefix + " ; ".join(lines), lines, locations, exc.error_count())
 
 
 def build_action(action_type: type[Action], **fields: Any) -> Action:
@@ -250,11 +260,13 @@ def _context(rules_table: Any) -> dict[str, Any] | None:
     return {"rules_table": rules_table} if rules_table is not None else None
 
 
-def sheet_from_data(data: Any, rules_table: Any = None) -> Sheet:
+def sheet_from_data(data: Any, rules_table: Any = None, *, strict: bool = False) -> Sheet:
     """Validate plain data (parsed JSON) as a sheet of whichever system it names.
 
     Its ids (conditions, wound types…) and bounds are checked against ``rules_table`` (a GM's house
-    rules, from ``load_rules_table``), else against the system's shipped table.
+    rules, from ``load_rules_table``), else against the system's shipped table. ``strict``: as data read
+    from a file: JSON types exactly as the schema says (``true``, ``"3"``, ``3.0`` or ``1e-400`` are no
+    integer): checked against the model's type twin first.
     """
     sheet_type: Any = None
     if isinstance(data, dict):
@@ -270,6 +282,8 @@ def sheet_from_data(data: Any, rules_table: Any = None) -> Sheet:
             # The system is known: validate with its own model, so messages carry no union tag.
             sheet_type = REGISTRY[sys_id].sheet_type
     try:
+        if strict and sheet_type is not None:
+            twin_adapter(sheet_type).validate_python(data, strict=True)
         if sheet_type is not None:
             sheet = sheet_type.model_validate(data, context=_context(rules_table))
         else:
@@ -488,6 +502,7 @@ __all__ = [
     "sheet_to_data",
     "sheet_to_json",
     "signed",
+    "strict_types",
     "supports",
     "system",
 ]

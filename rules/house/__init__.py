@@ -30,7 +30,7 @@ from rules.house.explain import Attribution, attribution
 from rules.house.export import export_table
 from rules.house.problems import loose_types, placed_problems, table_problems
 from rules.house.toml_text import key_lines, key_text
-from rules.ruleset import MAX_RULESET_BYTES, Table, shipped_text
+from rules.ruleset import MAX_RULESET_BYTES, Table, _toml_error, shipped_text
 from rules.systems import REGISTRY, System
 
 MAX_TITLE = 200
@@ -189,7 +189,7 @@ def _toml_data(text: str, source: str) -> dict[str, Any]:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise RulesetError(f"{source} : syntaxe TOML invalide ({exc}).") from None
+        raise _toml_error(exc, source) from None  # French, with its line
     except RecursionError:
         raise RulesetError(f"{source} : données imbriquées trop profondément.") from None
     except ValueError:
