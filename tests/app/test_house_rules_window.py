@@ -370,3 +370,29 @@ def test_a_creature_added_to_a_table_is_checked_against_its_house_rules() -> Non
     assert vm.add_creatures(dying_at_two) == []
     assert refused and "2 échecs signifient la mort" in refused[0], refused
     assert vm.add_creatures(named_npc()) != []
+
+
+def test_a_table_row_is_recomputed_at_once_by_new_rules(qtbot: Any, window: MainWindow) -> None:
+    """A d20 guard at −12 PV (Constitution 18): dead by the book, dying when death comes at −CON; the
+    row's state badge follows the rules in force, and Ctrl+Z puts the book back."""
+    table = window.new_table()
+    vm = table.vm
+    (guard,) = vm.add_creatures(rules.evolve(rules.demo_sheet("d20"), current=-12, name="Garde"))
+    model = table.grid.model()
+    row = vm.state.row_of(guard)
+
+    def shown_state() -> str:
+        texts = [str(model.index(row, c).data()) for c in range(model.columnCount())]
+        states = [t for t in texts if t in ("Mort", "Mourant")]
+        assert len(states) == 1, texts
+        return states[0]
+
+    assert vm.summary(vm.creature(guard)).state == "mort" and shown_state() == "Mort"
+    d20 = rules.ruleset("d20")
+    minus_con = d20.model_copy(
+        update={"thresholds": d20.thresholds.model_copy(update={"death_at_minus_constitution": True})}
+    )
+    assert vm.set_house_rules("d20", house.HouseRules("d20", TITLE, minus_con))
+    assert vm.summary(vm.creature(guard)).state == "mourant" and shown_state() == "Mourant"
+    qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert vm.house_of("d20") is None and shown_state() == "Mort"
