@@ -60,6 +60,7 @@ from rules.info import (
     SystemInfo,
 )
 from rules.model import SECRET_MARK, Context, Derived, Explained, Outcome, SheetBase, evolve, fmt_int, signed
+from rules.odds import Chance, Odds, fmt_percent
 from rules.ruleset import load_ruleset
 from rules.strict import twin_adapter
 from rules.strict import type_twin as strict_types
@@ -426,6 +427,45 @@ def supports(system_id: str, action_type: type[Action]) -> bool:
     return action_type is Edit or action_type in system(system_id).handlers
 
 
+# --- Odds (issue 17): each roll the rules can ask, with its exact chance -----------------------------
+
+
+def sheet_odds(sheet: Sheet, rules_table: Any = None) -> Odds:
+    """Every roll the rules can ask of ``sheet`` now, with its exact chance and how it is made, and a dying
+    character's chance of pulling through from where it stands (``Odds.survival``).
+
+    The interface shows these and computes nothing: ``chance.percent`` (« 62,5 % ») beside the roll,
+    ``chance.text`` (« Jet contre la mort : 3d6 − 2 (épuisement niveau 2) ≥ 10 : 37,5 % ») on hover.
+    """
+    sys_ = system(sheet.system)
+    provider = sys_.odds()
+    if provider is None:
+        return Odds()
+    table = rules_table if rules_table is not None else sys_.ruleset()
+    return Odds(tuple(provider.rolls(sheet, table)), provider.survival(sheet, table))
+
+
+def survival_odds(sheet: Sheet, rules_table: Any = None) -> Chance | None:
+    """Only the dying character's chance of pulling through (None when not dying): what a GM's table row
+    shows, without the other rolls."""
+    sys_ = system(sheet.system)
+    provider = sys_.odds()
+    if provider is None:
+        return None
+    return provider.survival(sheet, rules_table if rules_table is not None else sys_.ruleset())
+
+
+def action_odds(sheet: Sheet, action: Action, rules_table: Any = None) -> tuple[Chance, ...]:
+    """The rolls ``action`` would make on ``sheet``, with the values chosen in its dialog (a first-aid
+    bonus, a caster level, an Opposition…); empty when the action rolls nothing the rules can foresee."""
+    sys_ = system(sheet.system)
+    provider = sys_.odds()
+    if provider is None:
+        return ()
+    table = rules_table if rules_table is not None else sys_.ruleset()
+    return tuple(provider.for_action(sheet, table, action))
+
+
 def load_rules_table(system_id: str, path: Any) -> Any:
     """A GM's own copy of a rule table, validated like the shipped one (``RulesetError`` if broken)."""
     from pathlib import Path
@@ -567,3 +607,13 @@ from rules import house  # noqa: E402  (apply and derive name the house values t
 from rules.house import Difference, HouseRules, HouseRulesError  # noqa: E402
 
 __all__ += ["Difference", "HouseRules", "HouseRulesError", "house"]
+
+# --- odds exports (issue 17) ----------------------------------------------------------------------
+__all__ += [
+    "Chance",
+    "Odds",
+    "action_odds",
+    "fmt_percent",
+    "sheet_odds",
+    "survival_odds",
+]

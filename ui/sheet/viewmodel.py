@@ -106,6 +106,7 @@ class SheetViewModel(QObject):
         self._state = State(sheet, tuple(journal), house)
         table = house.table if house is not None else None
         self._derived = rules.derive(sheet, table)
+        self._odds: rules.Odds | None = None
         self._info = rules.describe(sheet.system, table)
         self._gm_view = False
         self.undo_stack = QUndoStack(self)
@@ -123,6 +124,25 @@ class SheetViewModel(QObject):
     @property
     def info(self) -> rules.SystemInfo:
         return self._info
+
+    @property
+    def odds(self) -> rules.Odds:
+        """Every roll the rules can ask of the sheet now, with its chance (computed once per sheet)."""
+        if self._odds is None:
+            try:
+                self._odds = rules.sheet_odds(self.sheet, self.rules_table)
+            except Exception:  # a rule table too big to compute exactly must not take the sheet down
+                log.exception("rules.sheet_odds failed")
+                self._odds = rules.Odds()
+        return self._odds
+
+    def action_odds(self, action: rules.Action) -> tuple[rules.Chance, ...]:
+        """The chances of the rolls ``action`` would make on the current sheet (a dialog's live odds)."""
+        try:
+            return rules.action_odds(self.sheet, action, self.rules_table)
+        except Exception:
+            log.exception("rules.action_odds failed for %r", action)
+            return ()
 
     @property
     def journal(self) -> tuple[str, ...]:
@@ -299,6 +319,7 @@ class SheetViewModel(QObject):
         new_rules = state.house != old_state.house
         if state.sheet is not old_state.sheet or new_rules:
             self._derived = rules.derive(state.sheet, self.rules_table)
+            self._odds = None
         if new_rules:
             self._info = rules.describe(state.sheet.system, self.rules_table)
             self.rulesChanged.emit(state.house)
