@@ -396,3 +396,22 @@ def test_a_table_row_is_recomputed_at_once_by_new_rules(qtbot: Any, window: Main
     assert vm.summary(vm.creature(guard)).state == "mourant" and shown_state() == "Mourant"
     qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert vm.house_of("d20") is None and shown_state() == "Mort"
+
+
+def test_the_chances_shown_follow_the_house_rules() -> None:
+    """« Sur un résultat de 10 ou plus, vous avez réussi » (000): 62,5 % on 3d6; 12 or more: 37,5 %."""
+    from ui.sheet.viewmodel import SheetViewModel
+
+    vm = SheetViewModel(rules.demo_sheet("douaratil"))
+    vm.apply(rules.Damage(amount=vm.sheet.current, rolls=(18,)))
+
+    def death_save() -> str:
+        return next(c.text for c in vm.odds.rolls if c.text.startswith("Jet contre la mort"))
+
+    assert "≥ 10" in death_save() and "62,5\u00a0%" in death_save(), death_save()
+    table = rules.ruleset("douaratil")
+    twelve = table.model_copy(update={"saves": table.saves.model_copy(update={"death_save_success": 12})})
+    assert vm.set_house_rules(house.HouseRules("douaratil", TITLE, twelve))
+    assert "≥ 12" in death_save() and "37,5\u00a0%" in death_save(), death_save()
+    vm.undo_stack.undo()
+    assert "≥ 10" in death_save()
