@@ -126,9 +126,24 @@ def explained(derived: Derived, sheet: Any, source: Attribution, derive: Callabl
 Run = Callable[[Any, Any, random.Random | None, Any], Outcome]
 
 
+def _clone(rng: Any) -> Any:
+    """An independent copy of ``rng`` that draws the same values (a replay must not move the real one).
+    A subclass whose constructor takes arguments (a test's scripted dice) is copied field by field."""
+    if rng is None:
+        return None
+    try:
+        return copy.deepcopy(rng)
+    except TypeError:
+        clone = type(rng).__new__(type(rng))
+        clone.__dict__.update(copy.deepcopy(rng.__dict__))
+        if isinstance(rng, random.Random):
+            random.Random.setstate(clone, random.Random.getstate(rng))
+        return clone
+
+
 def _replay(run: Run, sheet: Any, action: Any, rng: Any, table: Any) -> Any:
     try:
-        outcome = run(sheet, action, copy.deepcopy(rng), table)
+        outcome = run(sheet, action, _clone(rng), table)
     except Exception as exc:  # a refusal (or a table the action cannot run with) is an outcome too
         return (type(exc), str(exc))
     return (outcome.sheet, outcome.log)
@@ -151,7 +166,7 @@ def _used(run: Run, sheet: Any, action: Any, rng: Any, source: Attribution, resu
 def noted_outcome(run: Run, sheet: Any, action: Any, rng: Any, table: Any, source: Attribution) -> Outcome:
     """Apply ``action`` with the house ``table`` (``run``), and add a journal line naming the house values
     that changed what happened; a refusal due to a house value says so."""
-    snapshot = copy.deepcopy(rng)
+    snapshot = _clone(rng)
     try:
         outcome = run(sheet, action, rng, table)
     except Refused as exc:

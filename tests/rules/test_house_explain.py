@@ -137,3 +137,34 @@ def test_d20_death_at_minus_constitution_is_a_house_switch() -> None:
     # A lower Constitution brings death nearer, never above the dying range's first point.
     weak = rules.new_sheet("d20", base_maximum=20, current=-1, constitution=1)
     assert rules.derive(weak, rules_.table).death_threshold == -1
+
+
+def test_replays_leave_a_scripted_generator_where_the_real_roll_left_it() -> None:
+    """The journal's « Règles maison en jeu » replays the action on copies of the dice: a generator whose
+    constructor takes arguments is copied too, and only the real roll moves it."""
+    import random as _random
+
+    class Scripted(_random.Random):
+        def __init__(self, script: list[int]) -> None:
+            super().__init__(0)
+            self.script = script
+            self.used = 0
+
+        def randint(self, a: int, b: int) -> int:
+            value = self.script[self.used]
+            self.used += 1
+            return value
+
+        def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:  # type: ignore[override]
+            # The script holds faces (1 to 6): randrange(6) draws 0 to 5, randrange(1, 7) 1 to 6.
+            return self.randint(1, 6) - 1 + (0 if stop is None else start)
+
+    table = rules.ruleset("douaratil")
+    twelve = table.model_copy(update={"saves": table.saves.model_copy(update={"death_save_success": 12})})
+    sheet = rules.demo_sheet("douaratil")
+    dying = rules.apply(sheet, rules.Damage(amount=sheet.current, rolls=(18,))).sheet
+    dice = Scripted([5, 1, 5, 6, 6, 6])
+    outcome = rules.apply(dying, rules.DeathSave(), rng=dice, rules_table=twelve)
+    assert dice.used == 3
+    assert "= 11" in outcome.log[0] and "échec" in outcome.log[0], outcome.log
+    assert outcome.log[-1] == "Règles maison en jeu : saves.death_save_success = 12 au lieu de 10."
