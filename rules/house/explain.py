@@ -134,7 +134,8 @@ def _clone(rng: Any) -> Any:
     try:
         return copy.deepcopy(rng)
     except TypeError:
-        clone = type(rng).__new__(type(rng))
+        kind: Any = type(rng)
+        clone = kind.__new__(kind)
         clone.__dict__.update(copy.deepcopy(rng.__dict__))
         if isinstance(rng, random.Random):
             random.Random.setstate(clone, random.Random.getstate(rng))
