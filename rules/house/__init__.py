@@ -94,7 +94,7 @@ class HouseRules:
 
 
 def _system(system_id: str) -> System:
-    sys_ = REGISTRY.get(system_id)
+    sys_: System | None = REGISTRY.get(system_id)
     if sys_ is None:
         known = ", ".join(REGISTRY)
         raise RulesetError(f"Système inconnu : « {system_id} » (systèmes disponibles : {known}).")
