@@ -238,7 +238,9 @@ def _child(mutant: Mutant, files: list[str], verbose: bool) -> int:
     return int(pytest.main(args))
 
 
-def run_one(mutant: Mutant, timeout: float, verbose: bool = False) -> tuple[str, float]:
+def run_one(mutant: Mutant, timeout: float, verbose: bool = False, files: list[str] | None = None) -> tuple[str, float]:
+    """Run the rule tests of ``mutant.system`` (or ``files``) against the changed table, in a child."""
+    files = files or test_files(mutant.system)
     start = time.monotonic()
     sys.stdout.flush()
     sys.stderr.flush()
@@ -246,7 +248,7 @@ def run_one(mutant: Mutant, timeout: float, verbose: bool = False) -> tuple[str,
     if pid == 0:  # child
         code = 3
         try:
-            code = _child(mutant, test_files(mutant.system), verbose)
+            code = _child(mutant, files, verbose)
         finally:
             os._exit(code)
     deadline = start + timeout
@@ -318,6 +320,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1 if problems else 0
 
     warm_up(sorted({m.system for m in every}))
+    if every:  # canary: an unchanged table passes, so a failure means the change was seen
+        first = every[0]
+        same = Mutant(first.system, first.path, first.old, first.old)
+        outcome, _ = run_one(same, args.timeout, args.verbose, [str(RULES_TESTS / "test_core.py")])
+        if outcome != SURVIVED:
+            print(f"canari : la table d'origine échoue aux tests ({outcome}) : rien à conclure")
+            return 2
+        print("canari : la table d'origine passe test_core.py")
     counts: dict[str, dict[str, int]] = {}
     survivors: list[Mutant] = []
     start = time.monotonic()
