@@ -47,7 +47,7 @@ def test_untested_keys_are_keys_of_the_tables_with_a_reason() -> None:
             assert len(reason) > 10, (system, key)
 
 
-def test_a_sample_of_table_mutants_is_caught_by_the_rule_tests() -> None:
+def test_table_mutant_sample_is_caught() -> None:
     """Runs the check as a developer does, on 2 mutants drawn at random (seeded), plus its canary:
     the unchanged table must pass, or a "killed" would mean nothing."""
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
