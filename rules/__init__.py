@@ -46,6 +46,7 @@ from rules.errors import (
     RulesetError,
     describe_validation_error,
     os_reason,
+    shown_location,
 )
 from rules.info import (
     ChoiceInfo,
@@ -149,10 +150,9 @@ class SheetError(Refused):
 
 
 def _invalid_sheet(prefix: str, exc: ValidationError) -> SheetError:
-    lines = describe_validation_error(exc)
+    lines = describe_validation_error(exc, tags=REGISTRY.keys())
     locations: list[tuple[str | int, ...]] = [
-        tuple(p for p in err["loc"] if not (isinstance(p, str) and p.startswith(("function-", "tagged-union"))))
-        for err in exc.errors(include_url=False)[: len(lines)]
+        shown_location(err["loc"], REGISTRY.keys()) for err in exc.errors(include_url=False)[: len(lines)]
     ]
     locations += [()] * (len(lines) - len(locations))
     return SheetError(prefix + " ; ".join(lines), lines, locations)
@@ -167,7 +167,8 @@ def build_action(action_type: type[Action], **fields: Any) -> Action:
     try:
         return action_type(**fields)
     except ValidationError as exc:
-        lines = describe_validation_error(exc)
+        titles = {name: f.title for name, f in action_type.model_fields.items() if f.title}
+        lines = describe_validation_error(exc, labels=titles)
         raise SheetError("Action refusée : " + " ; ".join(lines), lines) from None
 
 
@@ -249,8 +250,7 @@ def sheet_from_json(text: str | bytes) -> Sheet:
     try:
         return _sheet_adapter().validate_json(text)
     except ValidationError as exc:
-        lines = describe_validation_error(exc)
-        raise SheetError("Fiche invalide : " + " ; ".join(lines), lines) from None
+        raise _invalid_sheet("Fiche invalide : ", exc) from None
 
 
 def sheet_to_json(sheet: Sheet, indent: int | None = 2) -> str:
@@ -276,27 +276,40 @@ def _edit(sheet: Sheet, action: Edit, ctx: Context, sys_: System) -> Sheet:
     if sys_.prepare_edit is not None:
         data = sys_.prepare_edit(sheet, data)
     try:
-        new = sys_.sheet_type.model_validate(data)
+        # The rule table in force (a GM's house rules) lets a system check the ids the sheet names.
+        new = sys_.sheet_type.model_validate(data, context={"rules_table": ctx.ruleset})
     except ValidationError as exc:
         lines = describe_validation_error(exc)
         raise SheetError("Valeur refusée : " + " ; ".join(lines), lines) from None
+    labels: dict[str, str] | None = None
     for key in action.changes:
         before, after = getattr(sheet, key), getattr(new, key)
-        if before != after:
-            label = FIELD_LABELS.get(key, key)
-            ctx.say(f"{label[:1].upper() + label[1:]} : {_show(before)} → {_show(after)}.")
+        if before == after:
+            continue
+        line = sys_.edit_line(key, before, after, ctx.ruleset) if sys_.edit_line is not None else None
+        if line is None:
+            if key not in FIELD_LABELS and labels is None and sys_.info is not None:
+                labels = {f.name: f.label for f in sys_.info(ctx.ruleset).fields}
+            label = FIELD_LABELS.get(key) or (labels or {}).get(key, key)
+            line = f"{label[:1].upper() + label[1:]} : {_show(before)} → {_show(after)}."
+        ctx.say(line)
     if sys_.after_edit is not None:
         new = sys_.after_edit(sheet, new, ctx.ruleset, ctx)
     return new
 
 
 def _show(value: Any) -> str:
+    """A stored value as the journal of an ``Edit`` shows it (French, never Python's ``None``)."""
+    if value is None:
+        return "(aucun)"
     if isinstance(value, bool):
         return "oui" if value else "non"
     if isinstance(value, int):
         return fmt_int(value)
     if isinstance(value, str):
         return f"« {value} »" if value else "(vide)"
+    if isinstance(value, (tuple, list)):
+        return ", ".join(_show(v) for v in value) if value else "(aucun)"
     return str(value)
 
 
@@ -456,3 +469,10 @@ __all__ += [
     "TreatWound",
     "WorseningRisk",
 ]
+
+# --- the game master's table (issue 11): section owned by the table work ---------------------------
+# isort: split
+from rules import table  # noqa: E402  (uses the facade above)
+from rules.table import Summary, summarise  # noqa: E402
+
+__all__ += ["Summary", "summarise", "table"]

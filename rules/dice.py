@@ -1,9 +1,10 @@
 """Every die roll of the rules core.
 
 A roll comes from a ``random.Random`` the caller passes, or from an explicit value given in the action
-(``Action.rolls``): tests are deterministic and the app shows what was rolled. Dice expressions
-("2d6+3") are parsed and rolled by the ``d20`` library; we only route its randomness through the
-caller's generator.
+(``Action.rolls``): tests are deterministic and the app shows what was rolled. Plain expressions
+(« 2d6+3 », « d20 », « 1d8-1 ») are rolled here, in the d20 library's journal format and with its draws;
+anything else (« 4d6kh3 », « 1d6*2 ») goes to the ``d20`` library, imported only then (its parser costs
+some 80 ms at start-up), with its randomness routed through the caller's generator.
 """
 
 from __future__ import annotations
@@ -13,21 +14,26 @@ import math
 import random
 import re
 import threading
-from typing import NamedTuple
-
-import d20
-import d20.expression as _d20_expression
+from typing import Any, NamedTuple
 
 from rules.errors import NeedsRoll, Refused
 
 # d20 draws from the module-level ``random`` of ``d20.expression``; we swap in the caller's generator
 # for the time of one roll. The lock keeps two threads from seeing each other's generator.
 _D20_LOCK = threading.Lock()
-_ROLLER = d20.Roller()
-_STRINGIFIER = d20.SimpleStringifier()
+# The d20 library, its roller and stringifier: imported when an expression first needs them.
+_d20: Any = None
+_ROLLER: Any = None
+_STRINGIFIER: Any = None
 
 _SIMPLE_DICE = re.compile(r"^\s*(\d*)\s*[dD]\s*(\d+)\s*$")
+# The plain ``NdS±K`` expressions a sheet rolls most (« 1d6+2 », « 2d6 »), rolled without the d20 parser.
+_PLAIN_DICE = re.compile(r"(\d{0,3})d(\d{1,4})(?:\s*([+-])\s*(\d{1,6}))?")
+# « 2D6 » as the seeds write dice: the library reads only « 2d6 ».
+_UPPER_D = re.compile(r"(?<![A-Za-z])D(?=\d|%)")
 MAX_EXPRESSION_LENGTH = 80
+# Dice one expression may roll (the d20 library's own limit, kept for plain expressions too).
+MAX_DICE = 1000
 # A whole number as a user types it (« 7 », « -3 », « +2 »).
 INTEGER = re.compile(r"[+-]?\d+")
 # A number with decimals, which no amount accepts (« 1.5 », « 2,5 »).
@@ -64,7 +70,7 @@ def dice_range(expression: str) -> tuple[int, int] | None:
 _D20_MESSAGES: dict[str, str] = {
     "Cannot divide by zero.": "division par zéro",
     "Cannot roll a 0-sided die.": "un dé à 0 face ne se lance pas",
-    "Too many dice rolled.": "trop de dés (au plus 1000)",
+    "Too many dice rolled.": f"trop de dés (au plus {MAX_DICE})",
 }
 
 
@@ -77,8 +83,8 @@ def _french(exc: Exception) -> str:
     return "expression impossible à calculer"
 
 
-# The plain ``NdS±K`` expressions a sheet rolls most (« 1d6+2 », « 2d6 »), rolled without the d20 parser.
-_PLAIN_DICE = re.compile(r"(\d{0,3})d(\d{1,4})(?:\s*([+-])\s*(\d{1,6}))?")
+def _too_many(expression: str) -> Refused:
+    return Refused(f"« {expression} » lance trop de dés (au plus {MAX_DICE}).")
 
 
 @functools.lru_cache(maxsize=256)
@@ -99,7 +105,8 @@ def _plain_form(expression: str) -> tuple[int, int, int, str] | None:
 
 def _roll_plain(expression: str, rng: random.Random) -> Roll | None:
     """``NdS±K`` rolled exactly as the d20 library rolls and writes it (same draws from ``rng``, same detail),
-    at a fraction of its cost; ``None`` for anything else (the library handles it)."""
+    at a fraction of its cost; ``None`` for anything else (the library handles it, with its bounds and our
+    French refusals)."""
     form = _plain_form(expression)
     if form is None:
         return None
@@ -111,6 +118,51 @@ def _roll_plain(expression: str, rng: random.Random) -> Roll | None:
         rolled = [rng.randrange(sides) + 1 for _ in range(count)]
         total, faces = sum(rolled) + bonus, ", ".join(map(str, rolled))
     return Roll(expression, total, f"{pattern.format(faces)} = {total}")
+
+
+def _library() -> Any:
+    """The d20 library, imported on first need (it builds a parser at import)."""
+    global _d20, _ROLLER, _STRINGIFIER
+    with _D20_LOCK:
+        if _d20 is None:
+            import d20
+            import d20.expression
+
+            _ROLLER, _STRINGIFIER = d20.Roller(), d20.SimpleStringifier()
+            _d20 = d20
+    return _d20
+
+
+def _roll_library(expression: str, rng: random.Random) -> Roll:
+    """Any other expression, rolled by the d20 library; ``expression`` is what the user typed."""
+    d20 = _library()
+    with _D20_LOCK:
+        saved = d20.expression.random
+        d20.expression.random = rng
+        try:
+            result = _ROLLER.roll(_UPPER_D.sub("d", expression), stringifier=_STRINGIFIER)
+            # ``total`` is computed lazily: a division by zero surfaces here, inside the guard.
+            raw_total = result.total
+            detail = str(result).replace("`", "")
+        except d20.TooManyRolls:
+            raise _too_many(expression) from None
+        except d20.RollSyntaxError:
+            raise Refused(
+                f"« {expression} » n'est pas une expression de dés valide (exemples : 7, 2d6+3, 1d8-1)."
+            ) from None
+        except d20.RollError as exc:
+            raise Refused(f"« {expression} » ne peut pas être lancé ({_french(exc)}).") from None
+        except (ArithmeticError, ValueError, RecursionError, MemoryError, LookupError) as exc:
+            raise Refused(f"« {expression} » ne peut pas être lancé ({_french(exc)}).") from None
+        finally:
+            d20.expression.random = saved
+    try:
+        total = math.floor(raw_total)
+    except (OverflowError, ValueError):
+        raise Refused(f"« {expression} » donne un résultat qui n'est pas un nombre.") from None
+    if total != raw_total:
+        detail += f" → {total} (arrondi à l'entier inférieur)"
+    return Roll(expression, total, detail)
 
 
 def roll_expression(expression: str, rng: random.Random) -> Roll:
@@ -126,33 +178,7 @@ def roll_expression(expression: str, rng: random.Random) -> Roll:
     plain = _roll_plain(expression, rng)
     if plain is not None:
         return plain
-    with _D20_LOCK:
-        saved = _d20_expression.random
-        _d20_expression.random = rng
-        try:
-            result = _ROLLER.roll(expression, stringifier=_STRINGIFIER)
-            # ``total`` is computed lazily: a division by zero surfaces here, inside the guard.
-            raw_total = result.total
-            detail = str(result).replace("`", "")
-        except d20.TooManyRolls:
-            raise Refused(f"« {expression} » lance trop de dés (au plus 1000).") from None
-        except d20.RollSyntaxError:
-            raise Refused(
-                f"« {expression} » n'est pas une expression de dés valide (exemples : 7, 2d6+3, 1d8-1)."
-            ) from None
-        except d20.RollError as exc:
-            raise Refused(f"« {expression} » ne peut pas être lancé ({_french(exc)}).") from None
-        except (ArithmeticError, ValueError, RecursionError, MemoryError) as exc:
-            raise Refused(f"« {expression} » ne peut pas être lancé ({_french(exc)}).") from None
-        finally:
-            _d20_expression.random = saved
-    try:
-        total = math.floor(raw_total)
-    except (OverflowError, ValueError):
-        raise Refused(f"« {expression} » donne un résultat qui n'est pas un nombre.") from None
-    if total != raw_total:
-        detail += f" → {total} (arrondi à l'entier inférieur)"
-    return Roll(expression, total, detail)
+    return _roll_library(expression, rng)
 
 
 def parse_amount(amount: int | str, rng: random.Random | None, what: str) -> Roll:
@@ -184,7 +210,8 @@ def roll_dice(
         return Roll(expression, given, f"{expression} = {given} (valeur donnée)", given=True)
     if rng is None:
         raise NeedsRoll(f"{what} : lancez {expression} ou donnez la valeur obtenue.")
-    faces = [rng.randint(1, sides) for _ in range(count)]
+    draw = rng.randrange  # randrange(s) + 1 draws what randint(1, s) draws, faster
+    faces = [draw(sides) + 1 for _ in range(count)]
     total = sum(faces)
     if count == 1:
         detail = f"{expression} = {total}"

@@ -6,7 +6,8 @@ Everything here is user-facing French text: the rules core raises these, the UI 
 from __future__ import annotations
 
 import errno
-from collections.abc import Iterable, Mapping, Sequence
+import re
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 from pydantic import ValidationError
@@ -58,21 +59,61 @@ FIELD_LABELS: dict[str, str] = {
     "rolls": "valeurs de dés",
     "xp": "points d'expérience",
     "speed_m": "déplacement",
+    "is_npc": "PNJ",
+    "clock": "temps écoulé",
+    "id": "numéro",
+    "note": "note",
+    # The common actions' fields (``rules.actions``).
+    "kind": "type d'action",
+    "changes": "modifications",
+    "damage_type": "type de dégâts",
+    "hits": "nombre de coups",
+    "critical": "coup critique",
+    "adjacent": "attaquant au contact",
+    "spell_check": "résultat du lanceur de sort",
+    "save_halves": "sauvegarde réussie (moitié des dégâts)",
+    "single_attack": "une seule attaque",
+    "magical": "soins magiques",
+    "replace": "remplacer les points temporaires",
+    "condition": "état",
+    "active": "actif",
+    "include": "états à retirer aussi",
+    "method": "méthode",
+    "modifier": "modificateur",
+    "dice": "dés à dépenser",
+    "interrupted": "interrompu",
+    "ate_and_drank": "a bu et mangé",
 }
 
 
-def _label(part: str | int) -> str:
+def _label(part: str | int, labels: Mapping[str, str] | None) -> str:
     if isinstance(part, int):
         return f"n° {part + 1}"
-    return FIELD_LABELS.get(part, part)
+    if labels is None:
+        return part
+    return labels.get(part) or FIELD_LABELS.get(part, part)
 
 
-def location_text(loc: Sequence[str | int]) -> str:
-    """``("wounds", 0, "days")`` → ``« blessures › n° 1 › days »``."""
-    shown = [p for p in loc if not (isinstance(p, str) and p.startswith(("function-", "tagged-union")))]
+def shown_location(loc: Sequence[str | int], tags: Collection[str] = ()) -> tuple[str | int, ...]:
+    """The location of an error without pydantic's inner steps (validator names, the union's tag)."""
+    shown = tuple(p for p in loc if not (isinstance(p, str) and p.startswith(("function-", "tagged-union"))))
+    if shown and isinstance(shown[0], str) and shown[0] in tags:
+        shown = shown[1:]
+    return shown
+
+
+def location_text(
+    loc: Sequence[str | int], labels: Mapping[str, str] | None = FIELD_LABELS, tags: Collection[str] = ()
+) -> str:
+    """``("wounds", 0, "days")`` → ``« blessures › n° 1 › jours »`` (``labels``, then ``FIELD_LABELS``).
+
+    ``labels=None`` keeps the keys as written (a rule table's keys, which its author must find);
+    ``tags``: the ids of a discriminated union's members (a sheet's ``system``), left out.
+    """
+    shown = shown_location(loc, tags)
     if not shown:
         return ""
-    return "« " + " › ".join(_label(p) for p in shown) + " »"
+    return "« " + " › ".join(_label(p, labels) for p in shown) + " »"
 
 
 def _ctx(err: Mapping[str, Any], key: str) -> Any:
@@ -80,33 +121,113 @@ def _ctx(err: Mapping[str, Any], key: str) -> Any:
     return ctx.get(key, "?")
 
 
+# Every pydantic error type a user can meet (a typed field, a sheet file, a rule table), in French. The
+# types whose wording needs a value from the error's context are worded in ``error_text``.
 _TEMPLATES: dict[str, str] = {
     "missing": "est obligatoire et manque",
+    "missing_argument": "est obligatoire et manque",
+    "missing_keyword_only_argument": "est obligatoire et manque",
+    "missing_positional_only_argument": "est obligatoire et manque",
+    "missing_sentinel_error": "est obligatoire et manque",
+    "unexpected_keyword_argument": "n'est pas un champ connu",
+    "unexpected_positional_argument": "n'est pas attendu",
+    "multiple_argument_values": "est donné deux fois",
+    "arguments_type": "doit être une liste de valeurs ou un objet",
+    "extra_forbidden": "n'est pas un champ connu",
+    "no_such_attribute": "n'est pas un champ connu",
+    "frozen_field": "ne peut pas être modifié",
+    "frozen_instance": "ne peut pas être modifié",
+    "none_required": "doit être vide",
     "int_type": "doit être un nombre entier",
     "int_parsing": "doit être un nombre entier",
+    "int_parsing_size": "est un nombre trop grand",
     "int_from_float": "doit être un nombre entier, sans décimales",
     "float_type": "doit être un nombre",
     "float_parsing": "doit être un nombre",
     "finite_number": "doit être un nombre fini",
+    "decimal_type": "doit être un nombre",
+    "decimal_parsing": "doit être un nombre",
+    "fraction_type": "doit être un nombre",
+    "fraction_parsing": "doit être un nombre",
+    "complex_type": "doit être un nombre",
+    "complex_str_parsing": "doit être un nombre",
     "string_type": "doit être un texte",
+    "string_unicode": "doit être un texte valide (Unicode)",
+    "string_not_ascii": "ne doit contenir que des caractères ASCII",
+    "bytes_type": "doit être un texte",
+    "bytes_invalid_encoding": "n'est pas dans l'encodage attendu",
     "bool_type": "doit être vrai ou faux",
     "bool_parsing": "doit être vrai ou faux",
     "list_type": "doit être une liste",
     "tuple_type": "doit être une liste",
     "set_type": "doit être une liste",
     "frozen_set_type": "doit être une liste",
+    "deque_type": "doit être une liste",
+    "iterable_type": "doit être une liste",
+    "iteration_error": "n'a pas pu être lu comme une liste",
+    "set_item_not_hashable": "contient une valeur qui ne peut pas figurer dans un ensemble",
     "dict_type": "doit être un objet (des paires nom : valeur)",
+    "frozen_dict_type": "doit être un objet (des paires nom : valeur)",
+    "ordered_dict_type": "doit être un objet (des paires nom : valeur)",
+    "counter_type": "doit être un objet (des paires nom : valeur)",
+    "mapping_type": "doit être un objet (des paires nom : valeur)",
     "model_type": "doit être un objet (des paires nom : valeur)",
     "model_attributes_type": "doit être un objet (des paires nom : valeur)",
-    "extra_forbidden": "n'est pas un champ connu",
+    "dataclass_type": "doit être un objet (des paires nom : valeur)",
+    "dataclass_exact_type": "doit être un objet (des paires nom : valeur)",
+    "named_tuple_type": "doit être une liste de valeurs ou un objet",
+    "invalid_key": "a un nom qui n'est pas un texte",
+    "get_attribute_error": "n'a pas pu être lu",
+    "is_instance_of": "n'est pas du type attendu",
+    "is_subclass_of": "n'est pas du type attendu",
+    "callable_type": "n'est pas du type attendu",
+    "default_factory_not_called": "n'a pas de valeur par défaut ici",
     "json_invalid": "n'est pas du JSON valide",
+    "json_type": "doit être du JSON (un texte)",
+    "needs_python_object": "n'est pas du type attendu",
     "union_tag_not_found": "doit indiquer son système",
     "recursion_loop": "est imbriqué trop profondément",
+    "recursion_depth_exceeded": "est imbriqué trop profondément",
+    "ellipsis_error": "n'est pas une valeur acceptée",
+    "date_type": "doit être une date",
+    "date_parsing": "doit être une date (AAAA-MM-JJ)",
+    "date_from_datetime_parsing": "doit être une date (AAAA-MM-JJ)",
+    "date_from_datetime_inexact": "doit être une date sans heure",
+    "date_past": "doit être une date passée",
+    "date_future": "doit être une date à venir",
+    "time_type": "doit être une heure",
+    "time_parsing": "doit être une heure (HH:MM:SS)",
+    "datetime_type": "doit être une date et une heure",
+    "datetime_parsing": "doit être une date et une heure",
+    "datetime_object_invalid": "doit être une date et une heure",
+    "datetime_from_date_parsing": "doit être une date et une heure",
+    "datetime_past": "doit être une date passée",
+    "datetime_future": "doit être une date à venir",
+    "timezone_naive": "ne doit pas indiquer de fuseau horaire",
+    "timezone_aware": "doit indiquer un fuseau horaire",
+    "time_delta_type": "doit être une durée",
+    "time_delta_parsing": "doit être une durée",
+    "url_type": "doit être une adresse web",
+    "url_parsing": "doit être une adresse web",
+    "url_syntax_violation": "doit être une adresse web",
+    "url_scheme": "doit être une adresse web",
+    "uuid_type": "doit être un identifiant UUID",
+    "uuid_parsing": "doit être un identifiant UUID",
+    "uuid_version": "doit être un identifiant UUID",
 }
 
 
+def choices_text(expected: str) -> str:
+    """pydantic's « 'a', 'b' or 'c' » as French: « « a », « b » ou « c » »."""
+    values = re.findall(r"'((?:[^'\\]|\\.)*)'", expected)
+    if not values:
+        return expected.replace(" or ", " ou ")
+    quoted = [f"« {v} »" for v in values]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " ou " + quoted[-1]
+
+
 def error_text(err: Mapping[str, Any]) -> str:
-    """French wording of one pydantic error dict (without its location)."""
+    """French wording of one pydantic error dict (without its location); never pydantic's English."""
     kind = str(err.get("type", ""))
     if kind in _TEMPLATES:
         return _TEMPLATES[kind]
@@ -118,29 +239,46 @@ def error_text(err: Mapping[str, Any]) -> str:
         return f"doit être inférieur ou égal à {_ctx(err, 'le')}"
     if kind == "less_than":
         return f"doit être strictement inférieur à {_ctx(err, 'lt')}"
-    if kind in ("string_too_long", "too_long"):
+    if kind == "multiple_of":
+        return f"doit être un multiple de {_ctx(err, 'multiple_of')}"
+    if kind in ("string_too_long", "too_long", "bytes_too_long", "url_too_long"):
         return f"est trop long (au plus {_ctx(err, 'max_length')})"
-    if kind in ("string_too_short", "too_short"):
+    if kind in ("string_too_short", "too_short", "bytes_too_short"):
         return f"est trop court (au moins {_ctx(err, 'min_length')})"
+    if kind == "string_pattern_mismatch":
+        return f"n'a pas la forme attendue (motif {_ctx(err, 'pattern')})"
+    if kind in ("decimal_max_digits", "decimal_max_places", "decimal_whole_digits"):
+        return "a trop de chiffres"
     if kind in ("literal_error", "enum"):
-        return f"doit être l'une des valeurs : {_ctx(err, 'expected')}"
+        return f"doit être l'une des valeurs : {choices_text(str(_ctx(err, 'expected')))}"
     if kind == "union_tag_invalid":
-        return f"système inconnu « {_ctx(err, 'tag')} » (attendu : {_ctx(err, 'expected_tags')})"
+        expected = choices_text(str(_ctx(err, "expected_tags")))
+        return f"système inconnu « {_ctx(err, 'tag')} » (attendu : {expected})"
     if kind == "value_error":
         # Our own validators raise ValueError with a French sentence.
         msg = str(err.get("msg", ""))
         return msg.removeprefix("Value error, ")
     if kind == "assertion_error":
         return str(err.get("msg", "")).removeprefix("Assertion failed, ")
-    return f"valeur invalide ({err.get('msg', kind)})"
+    # A type pydantic may add later: a French sentence, never its English message.
+    return "valeur invalide"
 
 
-def describe_validation_error(exc: ValidationError, limit: int = 8) -> list[str]:
-    """One French line per pydantic error: ``« niveau » : doit être supérieur ou égal à 1``."""
+def describe_validation_error(
+    exc: ValidationError,
+    limit: int = 8,
+    labels: Mapping[str, str] | None = FIELD_LABELS,
+    tags: Collection[str] = (),
+) -> list[str]:
+    """One French line per pydantic error: ``« niveau » : doit être supérieur ou égal à 1``.
+
+    ``labels`` names fields before ``FIELD_LABELS`` does (an action's own field titles, for instance);
+    ``None`` keeps the keys as written (rule tables). ``tags``: see ``location_text``.
+    """
     lines: list[str] = []
     errors: Iterable[Mapping[str, Any]] = exc.errors(include_url=False)
     for err in errors:
-        where = location_text(err.get("loc", ()))
+        where = location_text(err.get("loc", ()), labels, tags)
         text = error_text(err)
         lines.append(f"{where} : {text}" if where else text)
         if len(lines) >= limit:

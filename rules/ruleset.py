@@ -88,7 +88,8 @@ def parse_ruleset(model: type[R], text: str, source: str) -> R:
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        lines = describe_validation_error(exc)
+        # The keys as written in the TOML file: they are what its author must find.
+        lines = describe_validation_error(exc, labels=None)
         raise RulesetError(f"{source} : " + " ; ".join(lines)) from None
 
 

@@ -28,7 +28,8 @@ class _FrenchParser(argparse.ArgumentParser):
             self.format_usage()
             + "\nFiche de personnage : santé, dégâts, états, blessures, repos.\n\n"
             + "arguments :\n"
-            + "  FICHIER            fiches à ouvrir dans des onglets (.fiche.json)\n"
+            + "  FICHIER            fiches (.fiche.json) ou tables de meneur (.table.json)\n"
+            + "                     à ouvrir dans des onglets\n"
             + "options :\n"
             + "  --check FICHIER…   vérifie des fichiers sans ouvrir de fenêtre\n"
             + "                     (code de sortie 0 si tous sont valides)\n"

@@ -27,6 +27,8 @@ from sheet_app.autosave import AutosaveEntry, AutosaveStore
 from sheet_app.settings import Settings, documents_dir
 from ui.common import prompts
 from ui.sheet.viewmodel import SheetViewModel
+from ui.table.state import TableState
+from ui.table.viewmodel import TableViewModel, state_from
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +49,8 @@ class OpenSheet:
     autosave_key: str | None = None
     autosaved: tuple[Any, tuple[str, ...]] | None = None
 
+    kind = "sheet"
+
     def display_name(self) -> str:
         return self.vm.sheet.name or (self.path.name if self.path else "Sans nom")
 
@@ -58,20 +62,105 @@ class OpenSheet:
     def document(self) -> files.Document:
         return files.Document("sheet", [self.vm.sheet], [list(self.vm.journal)])
 
+    def snapshot(self) -> tuple[Any, tuple[str, ...]]:
+        """What an autosave copy holds (compared by identity: the sheet is immutable)."""
+        return (self.vm.sheet, self.vm.journal)
+
+    def autosave_is_current(self) -> bool:
+        saved = self.autosaved
+        return saved is not None and saved[0] is self.vm.sheet and saved[1] == self.vm.journal
+
+
+@dataclass(eq=False)
+class OpenTable:
+    """One open GM table: its view-model and its file, with the same life as a sheet (``OpenSheet``):
+    saved, autosaved, recovered and closed through the same paths."""
+
+    vm: TableViewModel
+    path: Path | None = None
+    stamp: files.FileStamp | None = None
+    differs_from_file: bool = False
+    autosave_key: str | None = None
+    autosaved: Any = None
+
+    kind = "table"
+
+    def display_name(self) -> str:
+        return self.vm.state.title or (self.path.name.removesuffix(files.TABLE_SUFFIX) if self.path else "Table")
+
+    def is_modified(self) -> bool:
+        state = self.vm.state
+        never_saved_work = self.path is None and bool(state.creatures or state.journal)
+        return self.differs_from_file or not self.vm.undo_stack.isClean() or never_saved_work
+
+    def document(self) -> files.Document:
+        return table_document(self.vm.state)
+
+    def snapshot(self) -> TableState:
+        return self.vm.state
+
+    def autosave_is_current(self) -> bool:
+        return self.autosaved is self.vm.state
+
+
+OpenDocument = OpenSheet | OpenTable
+
+
+def table_document(state: TableState) -> files.Document:
+    """A table's state as its file holds it."""
+    creatures = state.creatures
+    rows = {c.id: i for i, c in enumerate(creatures)}
+    tracker = files.TableTracker(
+        rows=[(c.initiative, c.note) for c in creatures],
+        round=state.round,
+        turn=rows.get(state.turn) if state.turn is not None else None,
+        started=sorted(rows[cid] for cid in state.started if cid in rows),
+        journal=list(state.journal),
+    )
+    # Trailing rows without initiative or note are left out (the format allows a shorter list).
+    while tracker.rows and tracker.rows[-1] == (None, ""):
+        tracker.rows.pop()
+    return files.Document(
+        "table", [c.sheet for c in creatures], [list(c.journal) for c in creatures], state.title, tracker=tracker
+    )
+
+
+def table_state(doc: files.Document) -> TableState:
+    """A table's state from its file's document."""
+    tracker = doc.tracker or files.TableTracker()
+    return state_from(
+        doc.sheets,
+        doc.journals,
+        initiatives=[initiative for initiative, _note in tracker.rows],
+        notes=[note for _initiative, note in tracker.rows],
+        title=doc.title,
+        round_=tracker.round,
+        turn=tracker.turn,
+        started=tracker.started,
+        journal=tracker.journal,
+    )
+
 
 def suggested_name(sheet: Any) -> str:
     base = re.sub(r"[^\w\-]+", "_", sheet.name or "fiche", flags=re.UNICODE).strip("_") or "fiche"
     return base.lower() + files.SHEET_SUFFIX
 
 
+def suggested_file(doc: OpenDocument) -> str:
+    if isinstance(doc, OpenTable):
+        base = re.sub(r"[^\w\-]+", "_", doc.vm.state.title or "table", flags=re.UNICODE).strip("_") or "table"
+        return base.lower() + files.TABLE_SUFFIX
+    return suggested_name(doc.vm.sheet)
+
+
 class DocumentController(QObject):
     """Open, save, save as, reload, recover, close (with the questions they need)."""
 
-    saved = Signal(object)  # OpenSheet: written to its file by the user
-    closed = Signal(object)  # OpenSheet: closed cleanly (saved, or its changes dropped by the user)
-    reloaded = Signal(object)  # OpenSheet: now holds its file as it is on disk
-    # (old OpenSheet, new OpenSheet): the file on disk now holds a sheet of another system, which
-    # needs another view; the window puts the new one in the old one's tab.
+    saved = Signal(object)  # OpenSheet or OpenTable: written to its file by the user
+    closed = Signal(object)  # closed cleanly (saved, or its changes dropped by the user)
+    reloaded = Signal(object)  # now holds its file as it is on disk
+    # (old, new): the file on disk now holds another kind of document, or a sheet of another system,
+    # which needs another view; the window puts the new one in the old one's tab.
     replaced = Signal(object, object)
 
     def __init__(self, settings: Settings, rng: random.Random, parent: QObject | None = None) -> None:
@@ -83,72 +172,83 @@ class DocumentController(QObject):
     def new(self, sheet: Any, journal: tuple[str, ...] = (), parent: QObject | None = None) -> OpenSheet:
         return OpenSheet(SheetViewModel(sheet, rng=self.rng, journal=journal, parent=parent))
 
-    def _read_sheet(self, path: Path, window: QWidget | None) -> tuple[Any, tuple[str, ...], files.FileStamp] | None:
-        """The sheet, journal and stamp of the sheet file ``path``; a problem is shown and None returned."""
+    def new_table(self, state: TableState | None = None, parent: QObject | None = None) -> OpenTable:
+        return OpenTable(TableViewModel(state, rng=self.rng, parent=parent))
+
+    def _open_document(
+        self, doc: files.Document, path: Path | None, stamp: files.FileStamp | None, parent: QObject | None = None
+    ) -> OpenDocument:
+        """The open document for what a file holds: a sheet or a GM table."""
+        if doc.kind == "table":
+            return OpenTable(TableViewModel(table_state(doc), rng=self.rng, parent=parent), path, stamp)
+        journal = tuple(doc.journals[0]) if doc.journals else ()
+        return OpenSheet(SheetViewModel(doc.sheets[0], rng=self.rng, journal=journal, parent=parent), path, stamp)
+
+    def _read(self, path: Path, window: QWidget | None) -> tuple[files.Document, files.FileStamp] | None:
+        """The document and stamp of the file ``path``; a problem is shown and None returned."""
         try:
-            doc, stamp = files.read_document(path)
+            return files.read_document(path)
         except files.FileProblem as exc:
             prompts.show_error(window, self.tr("Ouverture impossible"), exc.message)
             return None
-        if doc.kind != "sheet":
-            prompts.show_error(
-                window,
-                self.tr("Ouverture impossible"),
-                self.tr(
-                    "{0} : c'est une table de meneur ({1} fiches) ; la fenêtre de fiche ouvre une fiche à la fois."
-                ).format(path.name, len(doc.sheets)),
-            )
-            return None
-        journal = tuple(doc.journals[0]) if doc.journals else ()
-        return doc.sheets[0], journal, stamp
 
-    def open(self, path: Path, window: QWidget | None, parent: QObject | None = None) -> list[OpenSheet] | None:
-        """Read ``path``; a problem is shown (French, names the file) and ``None`` returned."""
+    def read_sheet(self, path: Path) -> tuple[Any, tuple[str, ...]]:
+        """The sheet and journal of a sheet file, for a table that takes it in; ``ValueError`` in French."""
+        try:
+            doc, _stamp = files.read_document(path)
+        except files.FileProblem as exc:
+            raise ValueError(exc.message) from None
+        if doc.kind != "sheet":
+            raise ValueError(
+                self.tr("{0} : c'est une table de meneur ({1} fiches), pas une fiche.").format(
+                    path.name, len(doc.sheets)
+                )
+            )
+        return doc.sheets[0], tuple(doc.journals[0]) if doc.journals else ()
+
+    def open(self, path: Path, window: QWidget | None, parent: QObject | None = None) -> list[OpenDocument] | None:
+        """Read ``path`` (a sheet or a table); a problem is shown (French, names the file) and ``None``
+        returned."""
         path = Path(path)
-        read = self._read_sheet(path, window)
+        read = self._read(path, window)
         if read is None:
             if not path.exists():
                 self.settings.remove_recent(path)
             return None
-        sheet, journal, stamp = read
-        opened = OpenSheet(SheetViewModel(sheet, rng=self.rng, journal=journal, parent=parent), path, stamp)
+        doc, stamp = read
+        opened = self._open_document(doc, path, stamp, parent)
         self.last_folder = path.parent
         self.settings.add_recent(path)
         return [opened]
 
-    def recover(self, doc: files.Document, entry: AutosaveEntry, parent: QObject | None = None) -> OpenSheet:
-        """A sheet recovered from the autosave ``entry``: modified until saved, to its user's file.
+    def recover(self, doc: files.Document, entry: AutosaveEntry, parent: QObject | None = None) -> OpenDocument:
+        """A sheet or table recovered from the autosave ``entry``: modified until saved, to its user's file.
 
         The file is taken as it is now as the version the recovered work replaces: « Enregistrer »
         writes over it unless someone changes it meanwhile (then the changed-on-disk question).
         """
-        journal = tuple(doc.journals[0]) if doc.journals else ()
-        vm = SheetViewModel(doc.sheets[0], rng=self.rng, journal=journal, parent=parent)
         source = entry.source
         stamp = _stamp_now(source) if source is not None else None
-        return OpenSheet(
-            vm,
-            source,
-            stamp,
-            differs_from_file=True,
-            autosave_key=entry.key,
-            autosaved=(vm.sheet, vm.journal),
-        )
+        opened = self._open_document(doc, source, stamp, parent)
+        opened.differs_from_file = True
+        opened.autosave_key = entry.key
+        opened.autosaved = opened.snapshot()
+        return opened
 
-    def save(self, doc: OpenSheet, window: QWidget | None) -> bool:
+    def save(self, doc: OpenDocument, window: QWidget | None) -> bool:
         if doc.path is None:
             return self.save_as(doc, window)
         return self._write(doc, doc.path, doc.stamp, window)
 
-    def save_as(self, doc: OpenSheet, window: QWidget | None) -> bool:
+    def save_as(self, doc: OpenDocument, window: QWidget | None) -> bool:
         folder = doc.path.parent if doc.path else self.last_folder
-        path = prompts.save_path(window, folder / suggested_name(doc.vm.sheet))
+        path = prompts.save_path(window, folder / suggested_file(doc))
         if path is None:
             return False
         # A new name: whatever is there was chosen by the user in the dialog (it asked about overwriting).
         return self._write(doc, path, None, window)
 
-    def _write(self, doc: OpenSheet, path: Path, expected: files.FileStamp | None, window: QWidget | None) -> bool:
+    def _write(self, doc: OpenDocument, path: Path, expected: files.FileStamp | None, window: QWidget | None) -> bool:
         try:
             stamp = files.write_document(path, doc.document(), expected=expected)
         except files.ChangedOnDisk:
@@ -172,33 +272,39 @@ class DocumentController(QObject):
         self.saved.emit(doc)
         return True
 
-    def reload(self, doc: OpenSheet, window: QWidget | None) -> OpenSheet | None:
-        """Replace the tab's sheet by its file as it is on disk; its undo history starts over.
+    def reload(self, doc: OpenDocument, window: QWidget | None) -> OpenDocument | None:
+        """Replace the tab's sheet or table by its file as it is on disk; its undo history starts over.
 
-        Returns the document now showing the file (``doc`` itself, or a new one when the file holds a
-        sheet of another system: ``replaced`` is emitted), or None if the file cannot be read (shown;
-        the tab keeps its sheet).
+        Returns the document now showing the file (``doc`` itself, or a new one when the file holds
+        another kind of document or a sheet of another system: ``replaced`` is emitted), or None if the
+        file cannot be read (shown; the tab keeps what it had).
         """
         if doc.path is None:
             return None
-        read = self._read_sheet(doc.path, window)
+        read = self._read(doc.path, window)
         if read is None:
             return None
-        sheet, journal, stamp = read
-        if sheet.system != doc.vm.sheet.system:
-            new = OpenSheet(SheetViewModel(sheet, rng=self.rng, journal=journal), doc.path, stamp)
+        content, stamp = read
+        same_kind = content.kind == doc.kind
+        if same_kind and isinstance(doc, OpenSheet) and content.sheets[0].system != doc.vm.sheet.system:
+            same_kind = False
+        if not same_kind:
+            new = self._open_document(content, doc.path, stamp)
             new.autosave_key = doc.autosave_key
             self.replaced.emit(doc, new)
             self.reloaded.emit(new)
             return new
-        doc.vm.replace_sheet(sheet, journal)
+        if isinstance(doc, OpenTable):
+            doc.vm.replace_state(table_state(content))
+        else:
+            doc.vm.replace_sheet(content.sheets[0], tuple(content.journals[0]) if content.journals else ())
         doc.vm.undo_stack.setClean()
         doc.stamp = stamp
         doc.differs_from_file = False
         self.reloaded.emit(doc)
         return doc
 
-    def close(self, doc: OpenSheet, window: QWidget | None) -> bool:
+    def close(self, doc: OpenDocument, window: QWidget | None) -> bool:
         """Whether ``doc`` may close (asks about unsaved changes; saving may be cancelled)."""
         if doc.is_modified():
             answer = prompts.save_changes(window, doc.display_name())
@@ -230,14 +336,14 @@ class Autosaver(QObject):
     written is reported by ``failed`` (French) and tried again at the next tick.
     """
 
-    saved = Signal(object, object)  # OpenSheet, AutosaveEntry
+    saved = Signal(object, object)  # OpenSheet or OpenTable, AutosaveEntry
     failed = Signal(str)
 
     def __init__(
         self,
         store: AutosaveStore,
         interval_ms: int,
-        documents: Callable[[], Iterable[OpenSheet]],
+        documents: Callable[[], Iterable[OpenDocument]],
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
@@ -259,14 +365,14 @@ class Autosaver(QObject):
         """Autosave every open document that needs it; the number of copies written."""
         return sum(self.save(doc) for doc in list(self._documents()))
 
-    def save(self, doc: OpenSheet) -> bool:
+    def save(self, doc: OpenDocument) -> bool:
         """Copy ``doc`` to the store if it has unsaved changes the copy lacks; True if written."""
         if not doc.is_modified():
             self.discard(doc)  # back to its saved state (undone): the copy would only mislead
             return False
-        state = (doc.vm.sheet, doc.vm.journal)
-        if doc.autosaved is not None and doc.autosaved[0] is state[0] and doc.autosaved[1] == state[1]:
+        if doc.autosave_is_current():
             return False
+        state = doc.snapshot()
         if doc.autosave_key is None:
             doc.autosave_key = self.store.key_for(doc.path)
         try:
@@ -280,7 +386,7 @@ class Autosaver(QObject):
         self.saved.emit(doc, entry)
         return True
 
-    def discard(self, doc: OpenSheet) -> None:
+    def discard(self, doc: OpenDocument) -> None:
         """Drop ``doc``'s copy (saved by the user, closed cleanly, or back to its saved state)."""
         if doc.autosave_key is not None:
             try:

@@ -58,6 +58,9 @@ MAX_TABLE_SHEETS = 10_000
 MAX_JOURNAL_LINES = 100_000  # per sheet
 MAX_JOURNAL_LINE = 10_000  # characters
 MAX_TITLE = 200
+MAX_NOTE = 2000  # a table row's note
+MAX_INITIATIVE = 10_000
+MAX_ROUND = 1_000_000
 MAX_PROBLEM_LINES = 12  # lines listed in one message; the rest are counted
 
 Location: TypeAlias = tuple[str | int, ...]
@@ -95,12 +98,29 @@ class FileStamp:
 
 
 @dataclass
+class TableTracker:
+    """What a GM table keeps beside its sheets: each row's initiative and note (``rows[i]`` goes with
+    ``sheets[i]``; may be shorter), the fight's round (0: no fight), whose turn it is and whose turn has
+    started this round (row numbers from 0), and the table's own journal."""
+
+    rows: list[tuple[int | None, str]] = field(default_factory=list)
+    round: int = 0
+    turn: int | None = None
+    started: list[int] = field(default_factory=list)
+    journal: list[str] = field(default_factory=list)
+
+    def is_empty(self) -> bool:
+        return self == TableTracker()
+
+
+@dataclass
 class Document:
     """What one file holds: one sheet (kind "sheet") or many (kind "table"), with their journals.
 
     ``journals[i]`` is the journal of ``sheets[i]`` (lines of text, in the order the app keeps them).
     ``migrated_from`` is the older format version the file was converted from on reading, if any:
-    saving it writes the current format.
+    saving it writes the current format. ``tracker``: a table's initiatives, notes, round and journal
+    (None when it has none).
     """
 
     kind: str
@@ -108,6 +128,7 @@ class Document:
     journals: list[list[str]] = field(default_factory=list)
     title: str = ""
     migrated_from: int | None = None
+    tracker: TableTracker | None = None
 
 
 # --------------------------------------------------------------------------------------------------
@@ -139,6 +160,15 @@ class SheetFile(_Envelope):
     journal: Journal = Field(default_factory=list, description="Le journal de la fiche, une ligne par entrée.")
 
 
+class TableRow(BaseModel):
+    """Ce que la table note d'une fiche en plus de la fiche elle-même."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    initiative: int | None = Field(None, ge=-MAX_INITIATIVE, le=MAX_INITIATIVE, description="Initiative (ou rien).")
+    note: str = Field("", max_length=MAX_NOTE, description="Note libre du meneur.")
+
+
 class TableFile(_Envelope):
     """Une table de meneur : plusieurs fiches (PJ, PNJ, monstres) dans un fichier ``.table.json``."""
 
@@ -153,6 +183,21 @@ class TableFile(_Envelope):
         max_length=MAX_TABLE_SHEETS,
         description="Le journal de chaque fiche, dans le même ordre (peut être plus court : journaux vides).",
     )
+    rows: list[TableRow] = Field(
+        default_factory=list,
+        max_length=MAX_TABLE_SHEETS,
+        description="Initiative et note de chaque fiche, dans le même ordre (peut être plus court).",
+    )
+    round: int = Field(0, ge=0, le=MAX_ROUND, description="Round du combat en cours (0 : pas de combat).")
+    turn: int | None = Field(
+        None, ge=0, lt=MAX_TABLE_SHEETS, description="N° (à partir de 0) de la fiche dont c'est le tour."
+    )
+    started: list[Annotated[int, Field(ge=0, lt=MAX_TABLE_SHEETS)]] = Field(
+        default_factory=list,
+        max_length=MAX_TABLE_SHEETS,
+        description="N° (à partir de 0) des fiches dont le tour a commencé dans ce round.",
+    )
+    journal: Journal = Field(default_factory=list, description="Le journal de la table, une ligne par entrée.")
 
 
 @functools.cache
@@ -204,6 +249,12 @@ _LABELS: dict[str, str] = {
     "systems": "systèmes",
     "sheets": "fiches",
     "journals": "journaux",
+    "rows": "lignes",
+    "initiative": "initiative",
+    "note": "note",
+    "round": "round",
+    "turn": "tour",
+    "started": "tours commencés",
 }
 
 
@@ -626,8 +677,10 @@ def _decode_fast(raw: bytes) -> Document | None:
         return Document("sheet", [env.sheet], [list(env.journal)])
     if len(env.journals) > len(env.sheets) or any(s not in rules.SYSTEMS for s in env.systems):
         return None
+    if _tracker_issue(env, len(env.sheets)) is not None:
+        return None
     journals = [list(j) for j in env.journals] + [[] for _ in range(len(env.sheets) - len(env.journals))]
-    return Document("table", list(env.sheets), journals, env.title)
+    return Document("table", list(env.sheets), journals, env.title, tracker=_tracker(env))
 
 
 def _decode_slow(raw: bytes, name: str) -> Document:
@@ -681,9 +734,35 @@ def _document_from_data(data: Any, src: _Source) -> Document:
     unknown = [s for s in env.systems if s not in rules.SYSTEMS]
     if unknown:
         raise _Bad(src.issue(("systems",), _unknown_system(unknown[0])))
+    problem = _tracker_issue(env, len(env.sheets))
+    if problem is not None:
+        raise _Bad(src.issue(*problem))
     sheets = _sheets([(("sheets", i), s, None) for i, s in enumerate(env.sheets)], src, label=True)
     journals = [list(j) for j in env.journals] + [[] for _ in range(len(sheets) - len(env.journals))]
-    return Document("table", sheets, journals, env.title, migrated_from=migrated_from)
+    return Document("table", sheets, journals, env.title, migrated_from=migrated_from, tracker=_tracker(env))
+
+
+def _tracker_issue(env: TableFile, count: int) -> tuple[Location, str] | None:
+    """Where a table's rows, turn or started rows point past its sheets, and what to say."""
+    if len(env.rows) > count:
+        return ("rows",), f"« lignes » : {len(env.rows)} lignes pour {count} fiches (une ligne par fiche au plus)."
+    if env.turn is not None and env.turn >= count:
+        return ("turn",), f"« tour » : la fiche n° {env.turn + 1} n'existe pas ({count} fiches)."
+    for i, row in enumerate(env.started):
+        if row >= count:
+            return ("started", i), f"« tours commencés » : la fiche n° {row + 1} n'existe pas ({count} fiches)."
+    return None
+
+
+def _tracker(env: TableFile) -> TableTracker | None:
+    tracker = TableTracker(
+        rows=[(r.initiative, r.note) for r in env.rows],
+        round=env.round,
+        turn=env.turn,
+        started=list(env.started),
+        journal=list(env.journal),
+    )
+    return None if tracker.is_empty() else tracker
 
 
 def read_document(path: Path | str) -> tuple[Document, FileStamp]:
@@ -764,6 +843,9 @@ def encode_document(doc: Document, name: str = "fichier", verify: bool = True) -
         issues.append(_Issue(f"trop de fiches ({len(doc.sheets)} ; au plus {MAX_TABLE_SHEETS})."))
     if len(doc.title) > MAX_TITLE:
         issues.append(_Issue(f"titre trop long ({len(doc.title)} caractères ; au plus {MAX_TITLE})."))
+    tracker = doc.tracker if doc.kind == "table" and doc.tracker is not None and not doc.tracker.is_empty() else None
+    if tracker is not None:
+        issues.extend(_check_tracker(tracker, len(doc.sheets)))
     for i, journal in enumerate(journals):
         if len(journal) > MAX_JOURNAL_LINES:
             issues.append(
@@ -789,9 +871,10 @@ def encode_document(doc: Document, name: str = "fichier", verify: bool = True) -
             systems = sorted({s.system for s in doc.sheets})
             bodies = [t.replace("\n", "\n    ") for t in texts]
             logs = [_journal_json(j, "    ") for j in journals]
+            extra = "" if tracker is None else _tracker_json(tracker)
             text = (
                 f'{head}  "title": {_json_text(doc.title)},\n  "systems": {_json_text(systems)},\n'
-                f'  "sheets": {_list_json(bodies, "  ")},\n  "journals": {_list_json(logs, "  ")}\n}}\n'
+                f'  "sheets": {_list_json(bodies, "  ")},\n  "journals": {_list_json(logs, "  ")}{extra}\n}}\n'
             )
         data = text.encode("utf-8")
     except (UnicodeEncodeError, ValueError) as exc:
@@ -801,6 +884,42 @@ def encode_document(doc: Document, name: str = "fichier", verify: bool = True) -
         size = f"{_mib(len(data))} ; au plus {_mib(MAX_FILE_BYTES)}"
         raise _problem(name, [_Issue(f"document trop gros pour un fichier ({size}) : allégez les journaux.")])
     return data
+
+
+def _check_tracker(tracker: TableTracker, count: int) -> list[_Issue]:
+    """What the format cannot hold of a table's own data (the same limits as on reading)."""
+    issues: list[_Issue] = []
+    if len(tracker.rows) > count:
+        issues.append(_Issue(f"{len(tracker.rows)} lignes de table pour {count} fiches."))
+    for i, (initiative, note) in enumerate(tracker.rows):
+        if initiative is not None and not -MAX_INITIATIVE <= initiative <= MAX_INITIATIVE:
+            issues.append(_Issue(f"fiche n° {i + 1} : initiative hors limites (±{MAX_INITIATIVE})."))
+        if len(note) > MAX_NOTE:
+            issues.append(_Issue(f"fiche n° {i + 1} : note trop longue (au plus {MAX_NOTE} caractères)."))
+    if not 0 <= tracker.round <= MAX_ROUND:
+        issues.append(_Issue(f"round hors limites ({tracker.round})."))
+    if tracker.turn is not None and not 0 <= tracker.turn < count:
+        issues.append(_Issue(f"tour : la fiche n° {tracker.turn + 1} n'existe pas."))
+    if any(not 0 <= row < count for row in tracker.started):
+        issues.append(_Issue("tours commencés : une fiche qui n'existe pas."))
+    if len(tracker.journal) > MAX_JOURNAL_LINES:
+        issues.append(_Issue(f"journal de la table trop long ({len(tracker.journal)} lignes)."))
+    if any(len(line) > MAX_JOURNAL_LINE for line in tracker.journal):
+        issues.append(_Issue(f"journal de la table : une ligne dépasse {MAX_JOURNAL_LINE} caractères."))
+    return issues
+
+
+def _tracker_json(tracker: TableTracker) -> str:
+    """The table's own fields, after its journals (one row per line: a thousand rows stay readable)."""
+    rows = [
+        _json_text({"initiative": initiative, "note": note} if note else {"initiative": initiative})
+        for initiative, note in tracker.rows
+    ]
+    return (
+        f',\n  "rows": {_list_json(rows, "  ")},\n  "round": {tracker.round},\n'
+        f'  "turn": {_json_text(tracker.turn)},\n  "started": {_json_text(tracker.started)},\n'
+        f'  "journal": {_journal_json(tracker.journal, "  ")}'
+    )
 
 
 # Sheets known to validate (read from a file, or already checked before a save), by identity. Sheets

@@ -1,9 +1,13 @@
-"""The main window: sheets in tabs, the menus, undo/redo naming the action, the welcome screen,
-autosave every minute and after each rest or time advance, recovery after a crash (issue 7)."""
+"""The main window: sheets and GM tables in tabs, the menus, undo/redo naming the action, the welcome
+screen, autosave every minute and after each rest or time advance, recovery after a crash (issue 7).
+
+A table's creature opens in its full sheet, in a tab bound to its row (issue 11): that tab is part of
+the table's document (its undo history, its file), not a document of its own."""
 
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -14,12 +18,26 @@ from PySide6.QtWidgets import QLabel, QMainWindow, QMenu, QStackedWidget, QTabWi
 import rules
 from sheet_app import files
 from sheet_app.autosave import AutosaveEntry, AutosaveStore
-from sheet_app.controller import Autosaver, DocumentController, OpenSheet
+from sheet_app.controller import Autosaver, DocumentController, OpenDocument, OpenSheet, OpenTable
 from sheet_app.print_menu import PrintCommands
 from sheet_app.settings import Settings, examples_dir
 from sheet_app.welcome import NewSheetDialog, WelcomePage
 from ui.common import prompts
 from ui.sheet.sheet_view import SheetView
+from ui.table.binding import RowSheetViewModel
+from ui.table.table_view import TableView
+
+DocumentView = SheetView | TableView
+
+
+@dataclass(eq=False)
+class CreatureTab:
+    """A tab showing one creature of an open table in its full sheet."""
+
+    table: OpenTable
+    creature_id: int
+    vm: RowSheetViewModel
+
 
 APP_TITLE = "Fiche de personnage"
 
@@ -39,7 +57,9 @@ class MainWindow(QMainWindow):
         self.rng = rng if rng is not None else random.Random()
         self.controller = DocumentController(self.settings, self.rng, self)
         self.undo_group = QUndoGroup(self)
-        self.docs: dict[SheetView, OpenSheet] = {}
+        self.docs: dict[DocumentView, OpenDocument] = {}
+        # The sheets of tables' creatures: part of their table's document, not documents of their own.
+        self.creature_tabs: dict[SheetView, CreatureTab] = {}
         self._owns_store = store is None
         self.store = store if store is not None else AutosaveStore()
         self.autosaver = Autosaver(self.store, self.settings.autosave_interval_ms, lambda: self.docs.values(), self)
@@ -62,6 +82,7 @@ class MainWindow(QMainWindow):
         self.welcome.open_requested.connect(self.open_dialog)
         self.welcome.path_chosen.connect(lambda p: self.open_paths([p]))
         self.welcome.demo_chosen.connect(self.open_demo)
+        self.welcome.table_requested.connect(self.new_table)
         self.stack = QStackedWidget()
         self.stack.addWidget(self.welcome)
         self.stack.addWidget(self.tabs)
@@ -100,6 +121,9 @@ class MainWindow(QMainWindow):
     def _build_actions(self) -> None:
         key = QKeySequence
         self.act_new = self._action(self.tr("&Nouvelle fiche…"), self.new_dialog, key.StandardKey.New, "actNew")
+        self.act_new_table = self._action(
+            self.tr("Nouvelle &table de meneur"), self.new_table, key("Ctrl+Alt+N"), "actNewTable"
+        )
         self.act_open = self._action(self.tr("&Ouvrir…"), self.open_dialog, key.StandardKey.Open, "actOpen")
         self.act_save = self._action(self.tr("&Enregistrer"), self.save, key.StandardKey.Save, "actSave")
         self.act_save_as = self._action(self.tr("Enregistrer &sous…"), self.save_as, key("Ctrl+Shift+S"), "actSaveAs")
@@ -135,6 +159,7 @@ class MainWindow(QMainWindow):
         bar = self.menuBar()
         file_menu = bar.addMenu(self.tr("&Fichier"))
         file_menu.addAction(self.act_new)
+        file_menu.addAction(self.act_new_table)
         file_menu.addAction(self.act_open)
         self.recent_menu = QMenu(self.tr("Fiches &récentes"), self)
         file_menu.addMenu(self.recent_menu)
@@ -159,6 +184,8 @@ class MainWindow(QMainWindow):
         sheet_menu.addSeparator()
         sheet_menu.addAction(self.act_conditions)
         sheet_menu.addAction(self.act_journal)
+        self.table_menu = bar.addMenu(self.tr("&Table"))
+        self.table_menu.setObjectName("tableMenu")
         view_menu = bar.addMenu(self.tr("&Affichage"))
         view_menu.addAction(self.act_gm)
         view_menu.addAction(self.act_welcome)
@@ -179,22 +206,38 @@ class MainWindow(QMainWindow):
 
     # --- the open sheets -----------------------------------------------------------------------------
 
-    def current_view(self) -> SheetView | None:
+    def current_view(self) -> DocumentView | None:
+        """The current tab's view: a sheet (a document's, or a table's creature's) or a table."""
         widget = self.tabs.currentWidget()
-        return widget if isinstance(widget, SheetView) else None
+        return widget if isinstance(widget, (SheetView, TableView)) else None
 
-    def current_doc(self) -> OpenSheet | None:
+    def current_doc(self) -> OpenDocument | None:
+        """The document of the current tab (a creature's tab belongs to its table's document)."""
         view = self.current_view()
-        return self.docs.get(view) if view is not None else None
+        if view is None:
+            return None
+        if isinstance(view, SheetView) and view in self.creature_tabs:
+            return self.creature_tabs[view].table
+        return self.docs.get(view)
 
-    def add_doc(self, doc: OpenSheet, index: int = -1) -> SheetView:
-        view = SheetView(vm=doc.vm)
+    def add_doc(self, doc: OpenDocument, index: int = -1) -> DocumentView:
+        view: DocumentView
+        if isinstance(doc, OpenTable):
+            view = TableView(vm=doc.vm, loader=self.controller.read_sheet)
+            view.openRequested.connect(lambda cid, d=doc: self.open_creature(d, cid))
+            view.exporter = self.export_creature
+            view.open_sheets = self._open_sheets
+            view.printable_document = doc.document  # type: ignore[attr-defined]  # Fichier › Imprimer
+            doc.vm.applied.connect(lambda kind, d=doc: self._on_table_applied(d, kind))
+            doc.vm.setObjectName("vm_table")
+        else:
+            view = SheetView(vm=doc.vm)
+            doc.vm.applied.connect(lambda action, d=doc: self._on_applied(d, action))
+            doc.vm.setObjectName(f"vm_{doc.vm.sheet.system}")
         doc.vm.setParent(view)
         self.docs[view] = doc
         self.undo_group.addStack(doc.vm.undo_stack)
         view.titleChanged.connect(self._on_view_title)
-        doc.vm.applied.connect(lambda action, d=doc: self._on_applied(d, action))
-        doc.vm.setObjectName(f"vm_{doc.vm.sheet.system}")
         doc.vm.set_gm_view(self.act_gm.isChecked())
         index = self.tabs.insertTab(index, view, "")
         self._update_tab(view)
@@ -203,10 +246,76 @@ class MainWindow(QMainWindow):
         self._update_actions()
         return view
 
-    def add_new_sheet(self, sheet: Any) -> SheetView:
+    def add_new_sheet(self, sheet: Any) -> DocumentView:
         return self.add_doc(self.controller.new(sheet))
 
-    def open_paths(self, paths: list[Path]) -> list[SheetView]:
+    def new_table(self) -> TableView:
+        """Fichier › Nouvelle table de meneur: an empty table, never saved yet."""
+        view = self.add_doc(self.controller.new_table())
+        assert isinstance(view, TableView)
+        if not self.act_gm.isChecked():
+            view.messages.show_message(
+                self.tr("Vue joueur : les nombres sont masqués. Ctrl+M passe en vue meneur."), "info"
+            )
+        return view
+
+    # --- a table's creatures in their full sheet ---------------------------------------------------
+
+    def open_creature(self, table: OpenTable, creature_id: int) -> SheetView | None:
+        """The full sheet of a table's creature, in a tab bound to its row (one history, one file)."""
+        for view, tab in self.creature_tabs.items():
+            if tab.table is table and tab.creature_id == creature_id:
+                self.tabs.setCurrentWidget(view)
+                return view
+        if table.vm.creature(creature_id) is None:
+            return None
+        vm = RowSheetViewModel(table.vm, creature_id)
+        view = SheetView(vm=vm)
+        vm.setParent(view)
+        vm.set_gm_view(self.act_gm.isChecked())
+        tab = CreatureTab(table, creature_id, vm)
+        self.creature_tabs[view] = tab
+        vm.gone.connect(lambda v=view: self._close_creature_tab(v))
+        vm.applied.connect(lambda action, d=table: self._on_applied(d, action))
+        view.titleChanged.connect(self._on_view_title)
+        table_view = self.view_of(table)
+        index = self.tabs.indexOf(table_view) + 1 if table_view is not None else -1
+        while 0 < index < self.tabs.count() and self.tabs.widget(index) in self.creature_tabs:
+            index += 1
+        index = self.tabs.insertTab(index, view, "")
+        self._update_tab(view)
+        self.tabs.setCurrentIndex(index)
+        self._update_actions()
+        return view
+
+    def _close_creature_tab(self, view: SheetView) -> None:
+        tab = self.creature_tabs.pop(view, None)
+        if tab is None:
+            return
+        tab.vm.unbind()
+        view.unbind()
+        self.tabs.removeTab(self.tabs.indexOf(view))
+        view.deleteLater()
+        self._update_title()
+        self._update_actions()
+
+    def _close_creature_tabs(self, table: OpenTable) -> None:
+        for view in [v for v, t in self.creature_tabs.items() if t.table is table]:
+            self._close_creature_tab(view)
+
+    def export_creature(self, sheet: Any, journal: tuple[str, ...]) -> bool:
+        """A creature of a table saved as a sheet file of its own (« Enregistrer la fiche sous… »)."""
+        return self.controller.save_as(self.controller.new(sheet, journal), self)
+
+    def _open_sheets(self) -> list[tuple[str, Any, tuple[str, ...]]]:
+        """The sheets open in tabs (name, sheet, journal): a table can take one in."""
+        return [
+            (doc.display_name(), doc.vm.sheet, doc.vm.journal)
+            for doc in self.docs.values()
+            if isinstance(doc, OpenSheet)
+        ]
+
+    def open_paths(self, paths: list[Path]) -> list[DocumentView]:
         views = []
         for path in paths:
             resolved = Path(path).resolve()
@@ -232,7 +341,10 @@ class MainWindow(QMainWindow):
         return self.add_doc(self.controller.new(sheet, journal))
 
     def close_view(self, view: QWidget | None) -> bool:
-        if not isinstance(view, SheetView):
+        if isinstance(view, SheetView) and view in self.creature_tabs:
+            self._close_creature_tab(view)  # the table keeps everything: nothing to ask
+            return True
+        if not isinstance(view, (SheetView, TableView)):
             return False
         doc = self.docs.get(view)
         if doc is None:
@@ -240,6 +352,8 @@ class MainWindow(QMainWindow):
         self.tabs.setCurrentWidget(view)
         if not self.controller.close(doc, self):
             return False
+        if isinstance(doc, OpenTable):
+            self._close_creature_tabs(doc)
         self._remove_view(view)
         if not self.docs:
             self.stack.setCurrentWidget(self.welcome)
@@ -247,7 +361,7 @@ class MainWindow(QMainWindow):
         self._update_actions()
         return True
 
-    def _remove_view(self, view: SheetView) -> OpenSheet:
+    def _remove_view(self, view: DocumentView) -> OpenDocument:
         doc = self.docs.pop(view)
         self.undo_group.removeStack(doc.vm.undo_stack)
         view.unbind()
@@ -255,7 +369,7 @@ class MainWindow(QMainWindow):
         view.deleteLater()
         return doc
 
-    def view_of(self, doc: OpenSheet) -> SheetView | None:
+    def view_of(self, doc: OpenDocument) -> DocumentView | None:
         return next((v for v, d in self.docs.items() if d is doc), None)
 
     def close_current(self) -> None:
@@ -291,35 +405,52 @@ class MainWindow(QMainWindow):
         self._after_save(doc)
         return done
 
-    def _after_save(self, doc: OpenSheet) -> None:
+    def _after_save(self, doc: OpenDocument) -> None:
         for view, d in self.docs.items():
             if d is doc:
                 self._update_tab(view)
+        for view, tab in self.creature_tabs.items():
+            if tab.table is doc:
+                self._update_tab(view)
         self.refresh_recent()
 
-    def _on_reloaded(self, doc: OpenSheet) -> None:
+    def _on_reloaded(self, doc: OpenDocument) -> None:
         """The tab holds its file again (« Recharger »): no copy to keep, the title loses its mark."""
         self.autosaver.discard(doc)
+        if isinstance(doc, OpenTable):
+            self._close_creature_tabs(doc)  # the file's creatures are other objects now
         view = self.view_of(doc)
         if view is not None:
             self._update_tab(view)
         self._update_actions()
 
-    def _on_replaced(self, old: OpenSheet, new: OpenSheet) -> None:
-        """The reloaded file holds a sheet of another system: a new view in the same tab."""
+    def _on_replaced(self, old: OpenDocument, new: OpenDocument) -> None:
+        """The reloaded file holds another kind of document, or a sheet of another system: a new view in
+        the same tab."""
         view = self.view_of(old)
         if view is None:
             return
+        if isinstance(old, OpenTable):
+            self._close_creature_tabs(old)
         index = self.tabs.indexOf(view)
         self._remove_view(view)
         self.add_doc(new, index)
 
     # --- autosave and recovery (issue 7) --------------------------------------------------------------
 
-    def _on_applied(self, doc: OpenSheet, action: rules.Action) -> None:
+    def _on_applied(self, doc: OpenDocument, action: rules.Action) -> None:
         # « Autosave every minute (and on each rest or time advance) »: a night of rest or the hours
         # that pass are what a player would hate to play again.
-        if doc.vm.passes_time(action):
+        if isinstance(doc, OpenTable):
+            passes = isinstance(action, (rules.ShortRest, rules.LongRest, rules.AdvanceTime, rules.EndRound))
+        else:
+            passes = doc.vm.passes_time(action)
+        if passes:
+            self.autosaver.save(doc)
+
+    def _on_table_applied(self, doc: OpenTable, kind: str) -> None:
+        # A table's rests, time and rounds are autosaved at once, like a sheet's.
+        if kind in ("time", "rest", "turn"):
             self.autosaver.save(doc)
 
     def _on_autosaved(self, _doc: OpenSheet, entry: AutosaveEntry) -> None:
@@ -336,7 +467,7 @@ class MainWindow(QMainWindow):
         self.autosave_status.setText(self.tr("Sauvegarde automatique impossible"))
         self.autosave_status.setToolTip(message)
 
-    def recover_autosaves(self) -> list[SheetView]:
+    def recover_autosaves(self) -> list[DocumentView]:
         """At start: offer what a crash left in the autosave store; the recovered sheets' tabs.
 
         Each offered copy shows its time and whether it is newer than its file; a recovered one opens
@@ -351,7 +482,7 @@ class MainWindow(QMainWindow):
             except files.FileProblem as exc:
                 damaged.append(exc.message)
                 continue
-            if doc.kind == "sheet":
+            if doc.kind in ("sheet", "table"):
                 offered.append((entry, doc))
         if damaged:
             prompts.show_error(
@@ -363,7 +494,7 @@ class MainWindow(QMainWindow):
                 + "\n"
                 + "\n".join(damaged),
             )
-        views: list[SheetView] = []
+        views: list[DocumentView] = []
         if offered:
             choices = prompts.ask_recovery(self, [entry.describe() for entry, _ in offered])
             if choices is not None:
@@ -379,6 +510,8 @@ class MainWindow(QMainWindow):
         self.act_gm.setChecked(on)
         for doc in self.docs.values():
             doc.vm.set_gm_view(on)
+        for tab in self.creature_tabs.values():
+            tab.vm.set_gm_view(on)
         self._update_title()
 
     def show_welcome(self) -> None:
@@ -396,16 +529,23 @@ class MainWindow(QMainWindow):
 
     def _quick(self, mode: str) -> None:
         view = self.current_view()
-        if view is not None:
-            self.stack.setCurrentWidget(self.tabs)
-            view.focus_quick_entry(mode)
+        if view is None:
+            return
+        self.stack.setCurrentWidget(self.tabs)
+        if isinstance(view, TableView) and mode == "temporary":
+            view.bulk_dialog("temporary")  # temporary points never stack: the dialog asks how
+            return
+        view.focus_quick_entry(mode)
 
     def _focus(self, what: str) -> None:
         view = self.current_view()
         if view is None:
             return
         self.stack.setCurrentWidget(self.tabs)
-        target = view.conditions.view if what == "conditions" else view.journal.view
+        if isinstance(view, TableView):
+            target: QWidget = view.grid if what == "conditions" else view.journal
+        else:
+            target = view.conditions.view if what == "conditions" else view.journal.view
         target.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     # --- titles and states ---------------------------------------------------------------------------
@@ -416,21 +556,69 @@ class MainWindow(QMainWindow):
         self._update_title()
         self._update_actions()
         self._update_undo_texts()
+        self._fill_table_menu()
+
+    def _fill_table_menu(self) -> None:
+        """The « Table » menu: the current table's actions with their shortcuts (disabled elsewhere)."""
+        menu = self.table_menu
+        view = self.current_view()
+        shown = view if isinstance(view, TableView) else None
+        if getattr(self, "_table_menu_of", False) is shown and menu.actions():
+            return
+        self._table_menu_of = shown
+        menu.clear()
+        if not isinstance(view, TableView):
+            empty = menu.addAction(self.tr("(ouvrez ou créez une table de meneur)"))
+            empty.setEnabled(False)
+            menu.addAction(self.act_new_table)
+            return
+        for item in view.table_actions():
+            if item is None:
+                menu.addSeparator()
+            elif isinstance(item, QMenu):
+                menu.addMenu(item)
+            else:
+                menu.addAction(item)
 
     def _on_view_title(self) -> None:
         view = self.sender()
-        if isinstance(view, SheetView):
+        if isinstance(view, (SheetView, TableView)):
             self._update_tab(view)
+        if isinstance(view, TableView):
+            doc = self.docs.get(view)
+            for other, tab in self.creature_tabs.items():
+                if tab.table is doc:
+                    self._update_tab(other)
 
-    def _update_tab(self, view: SheetView) -> None:
-        doc = self.docs.get(view)
-        index = self.tabs.indexOf(view)
-        if doc is None or index < 0:
-            return
-        label = rules.describe(doc.vm.sheet.system).label
+    def _tab_text(self, view: QWidget) -> tuple[str, str] | None:
+        """The tab's text and tooltip (None: not a tab of ours)."""
+        if isinstance(view, SheetView) and view in self.creature_tabs:
+            tab = self.creature_tabs[view]
+            mark = " *" if tab.table.is_modified() else ""
+            name = tab.vm.sheet.name or self.tr("(sans nom)")
+            tip = self.tr("{0} — fiche d'une créature de la table « {1} »").format(
+                rules.describe(tab.vm.sheet.system).label, tab.table.display_name()
+            )
+            return f"{name} ⟵ {tab.table.display_name()}{mark}", tip
+        doc = self.docs.get(view)  # type: ignore[call-overload]
+        if doc is None:
+            return None
         mark = " *" if doc.is_modified() else ""
-        self.tabs.setTabText(index, f"{doc.display_name()}{mark}")
-        self.tabs.setTabToolTip(index, f"{label} — {doc.path or self.tr('pas encore enregistrée')}")
+        label = self._kind_label(doc)
+        return f"{doc.display_name()}{mark}", f"{label} — {doc.path or self.tr('pas encore enregistrée')}"
+
+    def _kind_label(self, doc: OpenDocument) -> str:
+        if isinstance(doc, OpenTable):
+            return self.tr("Table de meneur ({0} créatures)").format(len(doc.vm.creatures))
+        return rules.describe(doc.vm.sheet.system).label
+
+    def _update_tab(self, view: QWidget) -> None:
+        index = self.tabs.indexOf(view)
+        text = self._tab_text(view)
+        if text is None or index < 0:
+            return
+        self.tabs.setTabText(index, text[0])
+        self.tabs.setTabToolTip(index, text[1])
         if view is self.current_view():
             self._update_title()
 
@@ -440,15 +628,15 @@ class MainWindow(QMainWindow):
             self.setWindowTitle(APP_TITLE)
             self.setWindowModified(False)
             return
-        label = rules.describe(doc.vm.sheet.system).label
+        label = self._kind_label(doc)
         view = self.tr(" (vue meneur)") if self.act_gm.isChecked() else ""
         self.setWindowTitle(f"{doc.display_name()} — {label}{view}[*] — {APP_TITLE}")
         self.setWindowModified(doc.is_modified())
         current = self.current_view()
         if current is not None:
-            index = self.tabs.indexOf(current)
-            mark = " *" if doc.is_modified() else ""
-            self.tabs.setTabText(index, f"{doc.display_name()}{mark}")
+            text = self._tab_text(current)
+            if text is not None:
+                self.tabs.setTabText(self.tabs.indexOf(current), text[0])
 
     def _update_actions(self) -> None:
         has = self.current_doc() is not None
@@ -464,7 +652,18 @@ class MainWindow(QMainWindow):
         ):
             action.setEnabled(has)
         doc = self.current_doc()
-        self.act_temporary.setEnabled(has and doc is not None and doc.vm.has("temporary"))
+        view = self.current_view()
+        if isinstance(view, TableView):
+            self.act_temporary.setEnabled(True)
+        elif isinstance(view, SheetView):
+            self.act_temporary.setEnabled(view.vm.has("temporary"))
+        else:
+            self.act_temporary.setEnabled(False)
+        self.act_close.setText(
+            self.tr("&Fermer la table")
+            if isinstance(doc, OpenTable) and view in self.docs
+            else self.tr("&Fermer la fiche")
+        )
         self._update_undo_texts()
 
     def _update_undo_texts(self, *_: object) -> None:

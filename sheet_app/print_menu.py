@@ -73,10 +73,15 @@ class PrintCommands(QObject):
         if callable(printable):
             document = printable()
             return document, document.title or self.tr("Table de meneur")
+        sheet_vm = getattr(widget, "vm", None)
+        if sheet_vm is not None and hasattr(sheet_vm, "sheet"):
+            # A sheet tab: a sheet document's, or a table's creature's (that creature's sheet).
+            name = sheet_vm.sheet.name or self.tr("Fiche")
+            return files.Document("sheet", [sheet_vm.sheet], [list(sheet_vm.journal)]), name
         doc = self.window.current_doc()
         if doc is None:
             return None
-        return files.Document("sheet", [doc.vm.sheet], [list(doc.vm.journal)]), doc.display_name()
+        return doc.document(), doc.display_name()
 
     def printouts(self) -> list[Printout]:
         current = self.current_document()

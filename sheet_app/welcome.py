@@ -208,6 +208,7 @@ class WelcomePage(QWidget):
     open_requested = Signal()
     path_chosen = Signal(object)  # Path
     demo_chosen = Signal(str)  # system id
+    table_requested = Signal()  # a new, empty GM table
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -240,6 +241,11 @@ class WelcomePage(QWidget):
         open_button.setObjectName("welcomeOpen")
         open_button.clicked.connect(self.open_requested)
         right.addWidget(open_button)
+        table_button = QPushButton(self.tr("Nouvelle &table de meneur"))
+        table_button.setObjectName("welcomeNewTable")
+        table_button.setToolTip(self.tr("Tous vos PNJ et monstres dans une table : dégâts groupés, tours et rounds."))
+        table_button.clicked.connect(self.table_requested)
+        right.addWidget(table_button)
         recent_box = QGroupBox(self.tr("Fiches récentes"))
         recent_layout = QVBoxLayout(recent_box)
         self.recent = QListWidget()

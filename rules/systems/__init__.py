@@ -18,6 +18,9 @@ from rules.ruleset import Table, shipped_ruleset
 Handler = Callable[[Any, Any, Context], Any]
 DeriveFn = Callable[[Any, Any], Derived]
 AfterEdit = Callable[[Any, Any, Any, Context], Any]
+# The journal line of one edited field: (field, before, after, rule table) -> a French line, or None for
+# the generic « Label : avant → après. » (the label the sheet shows, from ``info``).
+EditLine = Callable[[str, Any, Any, Any], str | None]
 
 
 @dataclass(frozen=True)
@@ -35,11 +38,16 @@ class System:
     prepare_edit: Callable[[Any, dict[str, Any]], dict[str, Any]] | None = None
     # Called after a validated ``Edit``: (old sheet, new sheet, ruleset, ctx) -> sheet (clamps, notes).
     after_edit: AfterEdit | None = None
+    # Says in French what an ``Edit`` changed in a field (labels, never field ids).
+    edit_line: EditLine | None = None
     # Called after every action but those listed in ``keeps_open`` (e.g. closes a short rest).
     after_action: Callable[[Any, Action], Any] | None = None
     demo: Mapping[str, Any] = field(default_factory=dict)
     # Describes the system for the UI, from its rule table.
     info: Callable[[Any], SystemInfo] | None = None
+    # The health state (id, French reason) alone, as ``derive`` computes it, without the rest of
+    # ``derive``: the GM table asks it of a thousand creatures after one bulk action.
+    state: Callable[[Any, Any], tuple[str, str]] | None = None
 
     def ruleset(self) -> Any:
         """The shipped rule table (validated once, then cached)."""

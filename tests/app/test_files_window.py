@@ -69,10 +69,6 @@ def _flipped_kept(path: Path) -> None:
     path.write_bytes(bytes(raw))
 
 
-def _table(path: Path) -> None:
-    path.write_bytes((KEPT / "auberge.table.json").read_bytes())
-
-
 BROKEN: dict[str, tuple[Callable[[Path], None], str]] = {
     "tronqué (fichier gardé d20)": (_truncated_kept, "le fichier semble tronqué"),
     "octet invalide (fichier gardé segments)": (_flipped_kept, "ce n'est pas du texte UTF-8"),
@@ -107,7 +103,6 @@ BROKEN: dict[str, tuple[Callable[[Path], None], str]] = {
     "vide": (lambda p: p.write_bytes(b""), "le fichier est vide"),
     "UTF-16": (lambda p: p.write_bytes(sheet_text().encode("utf-16")), "encodé en UTF-16"),
     "pas une fiche": (lambda p: p.write_text('"bonjour"', "utf-8"), "fiche"),
-    "table de meneur": (_table, "c'est une table de meneur (2 fiches)"),
     "dossier": (lambda p: p.mkdir(), "c'est un dossier"),
     "introuvable": (lambda p: None, "introuvable"),
 }

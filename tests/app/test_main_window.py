@@ -220,7 +220,7 @@ def test_settings_live_in_the_test_folder(tmp_path: Path) -> None:
 
 def test_menus_reach_every_command(window: MainWindow) -> None:
     titles = [a.text() for a in window.menuBar().actions()]
-    assert titles == ["&Fichier", "É&dition", "Fi&che", "&Affichage", "Ai&de"]
+    assert titles == ["&Fichier", "É&dition", "Fi&che", "&Table", "&Affichage", "Ai&de"]
     shortcuts = {a.objectName(): a.shortcut().toString() for a in window.actions() if a.objectName()}
     assert shortcuts["actUndo"] == "Ctrl+Z" and shortcuts["actRedo"] == "Ctrl+Shift+Z"
     assert shortcuts["actSave"] == "Ctrl+S" and shortcuts["actOpen"] == "Ctrl+O"

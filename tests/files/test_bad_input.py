@@ -134,7 +134,7 @@ def test_a_missing_field_inside_a_sheet(tmp_path: Path) -> None:
     text = json.dumps(data, indent=2, ensure_ascii=False)
     message = _problem(tmp_path, text)
     wound_line = _line(text, '"wounds"') + 1  # the wound object opens on the line after "wounds": [
-    assert f"ligne {wound_line} : « blessures › n° 1 › id » : est obligatoire et manque" in message
+    assert f"ligne {wound_line} : « blessures › n° 1 › numéro » : est obligatoire et manque" in message
 
 
 def test_an_unknown_field_is_not_silently_dropped(tmp_path: Path) -> None:

@@ -51,3 +51,59 @@ def broken_table_message(system: str, shipped: Any, tmp_path: Any, old: str, new
     message = str(err.value)
     assert str(broken) in message
     return message
+
+
+def toml_text(data: dict[str, Any]) -> str:
+    """``data`` (parsed TOML: tables, arrays of tables, strings, numbers, booleans, lists) as TOML text.
+
+    Tests build broken rule tables from the parsed data rather than by replacing text in the file, so a
+    table edit never breaks them (issue 19).
+    """
+    import json
+    import re
+
+    def key(name: str) -> str:
+        return name if re.fullmatch(r"[A-Za-z0-9_-]+", name) else json.dumps(name, ensure_ascii=False)
+
+    def value(v: Any) -> str:
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        if isinstance(v, (int, float)):
+            return repr(v)
+        if isinstance(v, str):
+            return json.dumps(v, ensure_ascii=False)
+        if isinstance(v, list):
+            return "[" + ", ".join(value(x) for x in v) + "]"
+        if isinstance(v, dict):
+            return "{" + ", ".join(f"{key(k)} = {value(x)}" for k, x in v.items()) + "}"
+        raise TypeError(f"no TOML for {v!r}")
+
+    def is_table_array(v: Any) -> bool:
+        return isinstance(v, list) and bool(v) and all(isinstance(x, dict) for x in v)
+
+    lines: list[str] = []
+
+    def emit(table: dict[str, Any], path: tuple[str, ...]) -> None:
+        table = {k: v for k, v in table.items() if v is not None}  # TOML has no null: the key is left out
+        for k, v in table.items():
+            if not isinstance(v, dict) and not is_table_array(v):
+                lines.append(f"{key(k)} = {value(v)}")
+        for k, v in table.items():
+            here = ".".join(key(p) for p in (*path, k))
+            if isinstance(v, dict):
+                lines.append(f"\n[{here}]")
+                emit(v, (*path, k))
+            elif is_table_array(v):
+                for item in v:
+                    lines.append(f"\n[[{here}]]")
+                    emit(item, (*path, k))
+
+    emit(data, ())
+    return "\n".join(lines) + "\n"
+
+
+def write_table(tmp_path: Any, data: dict[str, Any], name: str = "maison.toml") -> Any:
+    """Write ``data`` as a TOML rule table in ``tmp_path``; returns its path."""
+    path = tmp_path / name
+    path.write_text(toml_text(data), encoding="utf-8")
+    return path

@@ -12,6 +12,8 @@ import re
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import rules
 
@@ -155,16 +157,58 @@ def test_devastatrice_power_adds_two_d8() -> None:
     assert out.rolls[1].expression == "2d8"
 
 
-def test_vital_zone_adds_a_modifier() -> None:
-    """« Une frappe portée sur une zone vitale peut se voir octroyer un Modificateur de plus. »"""
+def test_vital_zone_modifier_is_the_gms_choice_for_each_strike() -> None:
+    """« Une frappe portée sur une zone vitale peut se voir octroyer un Modificateur de plus. » — « peut » : the
+    GM grants it strike by strike (off by default), and only on a vital zone."""
     s = sheet(equipment=[ARMOURED])
-    limb = run(s, rules.Strike(margin=2, damage_type="tranchant", body_part="bras_droit", rolls=(3, 1)))
-    vital = run(s, rules.Strike(margin=2, damage_type="tranchant", body_part="torse", rolls=(3, 1)))
-    assert power_of(vital) - power_of(limb) == RS.power.vital_zone_modifier == 1
-    chosen = run(s, rules.Strike(margin=2, damage_type="tranchant", body_part="torse", vital_modifier=3, rolls=(3, 1)))
-    assert power_of(chosen) == 3 + 3
-    none = run(s, rules.Strike(margin=2, damage_type="tranchant", body_part="torse", vital_modifier=0, rolls=(3, 1)))
-    assert power_of(none) == 3
+    plain = run(s, rules.Strike(margin=2, damage_type="tranchant", body_part="torse", rolls=(3, 1)))
+    assert power_of(plain) == 3
+    assert "zone vitale" not in line(plain, "Puissance")
+    granted = run(s, rules.Strike(margin=2, damage_type="tranchant", body_part="torse", vital_zone=True, rolls=(3, 1)))
+    assert power_of(granted) == 3 + RS.power.vital_zone_modifier == 4
+    assert "+1 (zone vitale)" in line(granted, "Puissance")
+    # The table says how much (a house rule may make it +2).
+    plus_two = house(power={"vital_zone_modifier": 2})
+    strike = rules.Strike(margin=2, damage_type="tranchant", body_part="tete", vital_zone=True, rolls=(3, 1))
+    assert power_of(run(s, strike, plus_two)) == 5
+    # A limb is no vital zone: the modifier cannot be granted there, and nothing changes.
+    with pytest.raises(rules.Refused, match=r"Bras droit n'est pas une zone vitale .*tête, torse, abdomen"):
+        run(s, rules.Strike(margin=2, damage_type="tranchant", body_part="bras_droit", vital_zone=True, rolls=(3, 1)))
+
+
+def test_vital_zone_choice_is_a_field_of_the_strike_off_by_default() -> None:
+    """« peut se voir octroyer un Modificateur de plus » — the strike's form shows the choice, unticked."""
+    field = rules.Strike.model_fields["vital_zone"]
+    assert field.annotation is bool and field.default is False
+    assert field.title == "Zone vitale : accorder un Modificateur de plus"
+    # Every field a form shows is titled in French.
+    for action in (
+        rules.Strike,
+        rules.InflictWound,
+        rules.TenacityTest,
+        rules.TreatWound,
+        rules.DiagnoseWound,
+        rules.SetHandicap,
+        rules.WorseningRisk,
+        rules.SupernaturalHealing,
+        rules.EraseWound,
+    ):
+        for name, info in action.model_fields.items():
+            if name not in ("kind", "rolls"):
+                assert info.title, (action.__name__, name)
+
+
+def test_molle_power_says_it_adds_nothing_to_the_die() -> None:
+    """« Une Puissance Molle n’apporte aucun ajout en dehors du D4. »"""
+    s = sheet(equipment=[ARMOURED])
+    out = run(
+        s,
+        rules.Strike(
+            margin=0, damage_type="tranchant", body_part="torse", damage_modifier=3, vital_zone=True, rolls=(2, 1)
+        ),
+    )
+    assert power_of(out) == 2
+    assert "aucun ajout en dehors du dé" in line(out, "Puissance")
 
 
 def test_resistance_is_d4_plus_the_protection_of_the_zone_hit() -> None:
@@ -210,6 +254,19 @@ def test_severity_is_power_minus_resistance() -> None:
     assert line(out, "Sévérité =") == "Sévérité = 7 − 3 = 4."
     (wound,) = out.sheet.wounds
     assert (wound.severity, wound.grade) == (4, "legere")
+
+
+def test_severity_reads_soustraire_as_power_minus_resistance() -> None:
+    """« Pour l’obtenir il faut soustraire la Puissance de l’attaque à la Résistance de la victime » read with
+    « Si le résultat est négatif, cela signifie que l’attaque n’a pas causé suffisamment de dommages » : a stronger
+    blow gives a greater Sévérité (Puissance − Résistance), never the reverse (issue 14, note V0)."""
+    s = sheet()
+    weak = run(s, rules.Strike(margin=1, damage_type="percant", body_part="jambe_gauche", rolls=(1, 4)))
+    strong = run(s, rules.Strike(margin=1, damage_type="percant", body_part="jambe_gauche", rolls=(4, 1)))
+    assert line(weak, "Sévérité =") == "Sévérité = 1 − 4 = −3."
+    assert weak.sheet == s and "no_wound" in weak.events
+    assert line(strong, "Sévérité =") == "Sévérité = 4 − 1 = 3."
+    assert strong.sheet.wounds[0].severity == 3
 
 
 def test_negative_severity_makes_no_wound() -> None:
@@ -304,7 +361,22 @@ def test_fatale_on_a_limb_cripples_it() -> None:
     assert wound.crippled
     assert wound.handicap == RS.fatal.crippled_handicap
     assert "crippled" in out.events
-    assert rules.derive(out.sheet).current == RS.grades["fatale"].notches
+
+
+def test_fatale_weighs_more_than_a_critique_on_the_gauge() -> None:
+    """« Une Blessure Critique vous afflige profondément. Elle va dangereusement monter votre jauge de Trauma de
+    cinq crans. » … « Une Blessure Fatale est un terrible scénario pour celui qui la reçoit. » — the seed gives no
+    notches for a Fatale wound; our reading (V9) is 7, more than a Critique: on an empty gauge it reaches the last
+    tier, and the Défi de Ténacité is Difficile (12), where a Critique's is Compliqué (10)."""
+    out = run(sheet(), rules.InflictWound(grade="fatale", body_part="bras_gauche", rolls=(10,)))
+    assert rules.derive(out.sheet).current == 7
+    assert line(out, "Blessure Fatale").startswith(
+        "Blessure Fatale (bras gauche) : +7 crans de Trauma (0 → 7, palier 4"
+    )
+    assert line(out, "Défi de Ténacité").startswith("Défi de Ténacité contre Difficile (12)")
+    critique = run(sheet(), rules.InflictWound(grade="critique", body_part="bras_gauche", rolls=(10,)))
+    assert rules.derive(critique.sheet).current == 5
+    assert line(critique, "Défi de Ténacité").startswith("Défi de Ténacité contre Compliqué (10)")
 
 
 def test_survival_roll_must_equal_or_beat_the_severity() -> None:
@@ -490,6 +562,47 @@ def test_efficace_success_is_inebranlable_the_wound_is_ignored() -> None:
     s = run(s, rules.EndConflict()).sheet
     assert not s.wounds[0].ignored
     assert rules.derive(s).roll_penalty == -2
+
+
+def test_an_ignored_wound_counts_again_at_the_end_of_the_conflict_whatever_marks_it() -> None:
+    """« Vous permet tout simplement d’ignorer la Blessure jusqu’à la fin du Conflit. » — a GM's table where the
+    Inébranlable result leaves no state on the sheet: the wound is ignored all the same, until the Conflict ends."""
+    results = dict(RS.tenacity_results)
+    results["inebranlable"] = RS.tenacity_results["inebranlable"].model_copy(update={"condition": None})
+    table = RS.model_copy(update={"tenacity_results": results})
+    action = rules.InflictWound(grade="grave", handicap="Poignet brisé", handicap_penalty=-2, rolls=(10,))  # margin 4
+    s = run(sheet(), action, table).sheet
+    assert s.conditions == () and s.wounds[0].ignored
+    assert rules.derive(s, table).roll_penalty == 0
+    out = run(s, rules.EndConflict(), table)
+    assert not out.sheet.wounds[0].ignored
+    assert rules.derive(out.sheet, table).roll_penalty == -2
+    assert out.log == ("Les blessures ignorées comptent de nouveau : n° 1 Grave.",)
+
+
+def test_an_ignored_wounds_handicap_does_not_hamper_the_tenacity_test() -> None:
+    """« Vous permet tout simplement d’ignorer la Blessure jusqu’à la fin du Conflit. » — with a table where
+    Handicaps weigh on the Défi de Ténacité (V12), only those of the wounds not ignored count."""
+    table = house(tenacity={"handicaps_apply": True})
+    s = sheet(
+        conditions=["inebranlable"],
+        wounds=[
+            {
+                "id": 1,
+                "grade": "grave",
+                "notches": 3,
+                "handicap": "Poignet brisé",
+                "handicap_penalty": -2,
+                "ignored": True,
+            },
+            {"id": 2, "grade": "legere", "notches": 1, "handicap": "Genou raide", "handicap_penalty": -1},
+            {"id": 3, "grade": "legere", "notches": 1},
+        ],
+    )
+    out = run(s, rules.TenacityTest(opposition=8, rolls=(7,)), table)
+    assert line(out, "Défi de Ténacité").startswith(
+        "Défi de Ténacité contre l'Opposition choisie (8) : 1d10 = 7 (valeur donnée) +2 (Physique) −1 (Handicaps) = 8"
+    )
 
 
 def test_impressionnante_success_is_frenetique_one_notch_less() -> None:
@@ -721,6 +834,50 @@ def test_time_units_and_turns() -> None:
         run(s, rules.AdvanceTime(unit="round"))
 
 
+def test_a_turn_at_the_gm_table_counts_down_like_the_clock() -> None:
+    """« Vous resterez en piste mais incapacité momentanément par la douleur jusqu’à la fin du prochain tour. Vous
+    ne pourrez donc plus proposer d’Action durant ce temps. » — at the GM table, « Tour suivant » says that the
+    character cannot act, « Round suivant » ends the turn: Tourmenté ends at the end of the next turn."""
+    s = run(sheet(), rules.InflictWound(grade="grave", rolls=(6,))).sheet  # margin 0: Tourmentée
+    assert rules.describe("severite").round_unit == "turn"
+    start = run(s, rules.StartTurn())
+    assert start.sheet == s
+    assert start.log == ("Début du tour de Ysolde : pas d'Action ce tour-ci (Tourmenté, encore 2 fins de tour).",)
+    s = run(start.sheet, rules.EndRound()).sheet  # end of the current turn
+    assert s.conditions == ("tourmente",) and s.clock == RS.time_units["turn"]
+    s = run(run(s, rules.StartTurn()).sheet, rules.EndRound()).sheet  # end of the next turn
+    assert s.conditions == ()
+    ready = run(s, rules.StartTurn())
+    assert ready.log == ("Début du tour de Ysolde : peut agir.",)
+
+
+def test_start_turn_says_who_cannot_act_until_the_end_of_the_conflict() -> None:
+    """« Si le Défi est échoué, vous êtes hors combat, ce qui veut dire que vous serez incapable d’agir jusqu’à la fin
+    du Conflit. »"""
+    out = run(sheet(conditions=["hors_de_combat"]), rules.StartTurn())
+    assert out.log == ("Début du tour de Ysolde : pas d'Action ce tour-ci (Hors combat, jusqu'à la fin du Conflit).",)
+    ended = run(out.sheet, rules.EndRound()).sheet
+    assert ended.conditions == ("hors_de_combat",)
+    dead = sheet(dead=True)
+    assert run(dead, rules.StartTurn()).log == ("Début du tour : Ysolde n'est plus en vie.",)
+
+
+@given(
+    st.lists(st.sampled_from(list(RS.conditions)), max_size=4, unique=True),
+    st.integers(1, 3),
+    st.booleans(),
+    st.integers(0, 10**6),
+)
+def test_start_turn_then_end_round_is_one_turn_of_time(
+    conditions: list[str], turns: int, dead: bool, clock: int
+) -> None:
+    """« jusqu’à la fin du prochain tour » — the GM table's turn and round are one ``AdvanceTime`` of a turn."""
+    timers = [{"condition": c, "turns": turns} for c in conditions if RS.conditions[c].duration == "turns"]
+    s = sheet(conditions=conditions, turn_timers=timers, dead=dead, clock=clock)
+    stepped = run(run(s, rules.StartTurn()).sheet, rules.EndRound()).sheet
+    assert stepped == run(s, rules.AdvanceTime(unit="turn")).sheet
+
+
 # --------------------------------------------------------------------------------------------------
 # The facade: derived values, description, conditions, edits, dice
 # --------------------------------------------------------------------------------------------------
@@ -817,7 +974,7 @@ def test_edits_are_checked_against_the_table() -> None:
     out = run(s, rules.Edit(changes={"physique": 4, "mental": 1}))
     assert (out.sheet.physique, out.sheet.mental) == (4, 1)
     bad = {"name": "Cape", "body_parts": ["aile"], "protections": []}
-    with pytest.raises(rules.Refused, match="zone inconnue « aile »"):
+    with pytest.raises(rules.Refused, match="zone du corps inconnue « aile »"):
         run(s, rules.Edit(changes={"equipment": [bad]}))
     with pytest.raises(rules.Refused, match="état inconnu"):
         run(s, rules.Edit(changes={"conditions": ["a_terre"]}))
@@ -835,7 +992,7 @@ def test_dead_characters_cannot_be_treated_or_rest() -> None:
         rules.SupernaturalHealing(success_level="faible"),
         rules.TenacityTest(opposition=8),
     ):
-        with pytest.raises(rules.Refused, match="mort"):
+        with pytest.raises(rules.Refused, match="n'est plus en vie"):
             run(s, action)
     assert run(s, rules.Strike(margin=3, damage_type="tranchant", body_part="tete")).sheet == s
     assert rules.derive(s).state == "mort"

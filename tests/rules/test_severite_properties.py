@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 import re
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import rules
-from tests.rules.helpers import broken_table_message
+from rules.model import MAX_CLOCK
+from tests.rules.helpers import write_table
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = ROOT / "resources" / "rulesets" / "severite.toml"
@@ -39,7 +41,7 @@ actions = st.one_of(
         damage_type=st.sampled_from(list(RS.damage_types)),
         body_part=st.sampled_from(list(RS.body_parts)),
         damage_modifier=st.integers(-2, 6),
-        vital_modifier=st.none() | st.integers(0, 3),
+        vital_zone=st.booleans(),
         handicap=st.sampled_from(["", "Genou raide"]),
         handicap_penalty=st.integers(-3, 0),
     ),
@@ -138,22 +140,139 @@ def check_invariants(before: Any, action: Any, outcome: rules.Outcome) -> None:
     assert rules.sheet_from_json(rules.sheet_to_json(after)) == after
 
 
-@given(start_sheets, st.lists(actions, max_size=25), st.integers(0, 2**32))
-def test_random_action_sequences_keep_the_invariants(start: Any, sequence: list[Any], seed: int) -> None:
+def test_random_action_sequences_keep_the_invariants() -> None:
     """« Chaque Blessure que vous allez subir va remplir une jauge de Trauma » — whatever happens, the gauge is
-    the wounds' notches, never below 0; rest never heals an untreated wound; nothing is mutated."""
-    rng = random.Random(seed)
-    s = start
-    for action in sequence:
-        dump = s.model_dump()
-        try:
-            outcome = rules.apply(s, action, rng)
-        except rules.Refused:
-            assert s.model_dump() == dump
-            continue
-        assert s.model_dump() == dump, f"{action.title()} changed its input"
-        check_invariants(s, action, outcome)
-        s = outcome.sheet
+    the wounds' notches, never below 0; rest never heals an untreated wound; nothing is mutated; and most of
+    the actions tried apply."""
+    tried = applied = 0
+
+    @given(start_sheets, st.lists(actions, max_size=25), st.integers(0, 2**32))
+    def sequences(start: Any, sequence: list[Any], seed: int) -> None:
+        nonlocal tried, applied
+        rng = random.Random(seed)
+        s = start
+        for action in sequence:
+            tried += 1
+            dump = s.model_dump()
+            try:
+                outcome = rules.apply(s, action, rng)
+            except rules.Refused:
+                assert s.model_dump() == dump
+                continue
+            applied += 1
+            assert s.model_dump() == dump, f"{action.title()} changed its input"
+            check_invariants(s, action, outcome)
+            s = outcome.sheet
+
+    sequences()
+    # About half apply (the wound numbers drawn often name no wound): a third at least.
+    assert tried and applied >= tried // 3, f"only {applied} of {tried} actions applied"
+
+
+# Sheets at the edge of what a sheet holds: many wounds, sequels, wound numbers and time near their bounds.
+def _edge_sheet(wounds: int, sequels: int, high_ids: bool, late: bool, npc: bool, crippled: bool) -> Any:
+    base = 999_000 if high_ids else 1
+    listed = [
+        {
+            "id": base + i,
+            "grade": "fatale" if crippled and i % 3 == 0 else "legere",
+            "notches": 1,
+            "body_part": "bras_droit" if crippled and i % 3 == 0 else None,
+            "crippled": crippled and i % 3 == 0,
+            "treatment": "bandage" if i % 2 else None,
+            "handicap": "Membre invalide ou sectionné" if crippled and i % 3 == 0 else "",
+        }
+        for i in range(wounds)
+    ]
+    clock = MAX_CLOCK - 86_400 * 3 if late else 0
+    return rules.new_sheet(
+        "severite",
+        is_npc=npc,
+        physique=2,
+        wounds=listed,
+        sequels=["Ancienne blessure"] * sequels,
+        clock=clock,
+        equipment=[ARMOUR],
+    )
+
+
+edge_sheets = st.builds(
+    _edge_sheet,
+    st.sampled_from([0, 3, 150, 199, 200]),
+    st.sampled_from([0, 99, 100]),
+    st.booleans(),
+    st.booleans(),
+    st.booleans(),
+    st.booleans(),
+)
+edits = st.sampled_from(
+    [
+        {"physique": 20},
+        {"mental": -10},
+        {"tenacity_bonus": 20},
+        {"tenacity_skill": True},
+        {"conditions": ["tourmente", "inebranlable"]},
+        {"conditions": []},
+        {"dead": False},
+        {"is_npc": True},
+        {"name": "Ysolde"},
+        {"wounds": []},
+        {"sequels": []},
+        {"equipment": []},
+        {"clock": MAX_CLOCK},
+        {"last_rest_end": None},
+    ]
+).map(lambda changes: rules.Edit(changes=changes))
+more_actions = st.one_of(
+    actions,
+    st.builds(rules.StartTurn),
+    st.builds(rules.EndRound),
+    edits,
+    st.builds(
+        rules.Damage,
+        amount=st.sampled_from(["1d20+10", "100000", "1d100000", "-100000", "3d6*50", "12"]),
+        body_part=st.sampled_from(PARTS),
+        hits=st.integers(1, 100),
+    ),
+    st.builds(rules.AdvanceTime, unit=st.sampled_from(list(RS.time_units)), count=st.integers(1, 100_000)),
+    st.builds(
+        rules.InflictWound,
+        grade=st.sampled_from(list(RS.grades)),
+        severity=st.none() | st.integers(0, 1000),
+        body_part=st.sampled_from(PARTS),
+        handicap=st.sampled_from(["", "x" * 300]),
+        handicap_penalty=st.integers(-50, 0),
+        note=st.sampled_from(["", "n" * 500]),
+    ),
+    st.builds(rules.SupernaturalHealing, success_level=st.sampled_from(list(RS.success_levels)), wound_id=st.none()),
+    st.builds(rules.Heal, amount=st.sampled_from([100_000, "1d100000"]), magical=st.just(True)),
+)
+
+
+@pytest.mark.slow
+def test_no_sequence_of_actions_leaves_a_sheet_that_cannot_be_read_back() -> None:
+    """Issue 13 (proof): “no sequence of actions leaves a sheet that sheet_from_json(sheet_to_json(sheet))
+    refuses” — whatever happens, even at the edge of what a sheet holds, what the rules give is saved and read
+    back equal; and most of the actions tried do apply (a property of refusals would prove nothing)."""
+    tried = applied = 0
+
+    @given(edge_sheets | start_sheets, st.lists(more_actions, min_size=5, max_size=30), st.integers(0, 2**32))
+    def sequences(start: Any, sequence: list[Any], seed: int) -> None:
+        nonlocal tried, applied
+        rng = random.Random(seed)
+        s = start
+        for action in sequence:
+            tried += 1
+            try:
+                s = rules.apply(s, action, rng).sheet
+            except rules.Refused as exc:
+                assert exc.reason
+                continue
+            applied += 1
+            assert rules.sheet_from_json(rules.sheet_to_json(s)) == s, action.title()
+
+    sequences()
+    assert tried and applied >= tried // 2, f"only {applied} of {tried} actions applied"
 
 
 @given(st.integers(0, 14), st.integers(-5, 10), st.sampled_from(list(RS.body_parts)), st.integers(0, 2**32))
@@ -203,25 +322,35 @@ def test_a_copy_of_the_shipped_table_loads_equal() -> None:
     assert rules.load_rules_table("severite", SHIPPED) == RS
 
 
+def _set(data: dict[str, Any], path: tuple[str | int, ...], value: Any) -> None:
+    for key in path[:-1]:
+        data = data[key]  # type: ignore[index]
+    data[path[-1]] = value  # type: ignore[index]
+
+
 @pytest.mark.parametrize(
-    ("old", "new", "field"),
+    ("path", "value", "field"),
     [
-        ("min_severity = 5", 'min_severity = "cinq"', "grades › grave › min_severity"),
-        (
-            'label = "Jouable"\nopposition = 8',
-            'label = "Jouable"\nopposition = -8',
-            "trauma › tiers › n° 2 › opposition",
-        ),
-        ("notches_per_tier = 2", "notches_per_tier = 0", "trauma › notches_per_tier"),
-        ('tenacity = "stoique"', 'tenacity = "stoïque"', "success_levels.correcte"),
-        ("min_severity = 8", "min_severity = 4", "grades"),
-        ("facility_rolls = 2", "facility_rolls = 2\nfacilty = 3", "power › facilty"),
-        ('colour = "#c62828"', 'colour = "rouge"', "health_states › hors_de_combat › colour"),
+        (("grades", "grave", "min_severity"), "cinq", "grades › grave › min_severity"),
+        (("trauma", "tiers", 1, "opposition"), -8, "trauma › tiers › n° 2 › opposition"),
+        (("trauma", "notches_per_tier"), 0, "trauma › notches_per_tier"),
+        (("success_levels", "correcte", "tenacity"), "stoïque", "success_levels.correcte"),
+        (("grades", "critique", "min_severity"), 4, "grades"),
+        (("power", "facilty"), 3, "power › facilty"),
+        (("health_states", "hors_de_combat", "colour"), "rouge", "health_states › hors_de_combat › colour"),
+        (("body_parts", "tete", "label"), "x" * 81, "body_parts › tete › label"),
     ],
 )
-def test_a_broken_table_names_the_file_and_the_field(tmp_path: Path, old: str, new: str, field: str) -> None:
+def test_a_broken_table_names_the_file_and_the_field(
+    tmp_path: Path, path: tuple[str | int, ...], value: Any, field: str
+) -> None:
     """A GM's copy of the table is checked like the shipped one; the error names the file and the field."""
-    assert field in broken_table_message("severite", SHIPPED, tmp_path, old, new)
+    data = tomllib.loads(SHIPPED.read_text("utf-8"))
+    _set(data, path, value)
+    broken = write_table(tmp_path, data)
+    with pytest.raises(rules.RulesetError) as err:
+        rules.load_rules_table("severite", broken)
+    assert str(broken) in str(err.value) and field in str(err.value), str(err.value)
 
 
 def test_a_table_that_is_not_toml(tmp_path: Path) -> None:
@@ -234,12 +363,9 @@ def test_a_table_that_is_not_toml(tmp_path: Path) -> None:
 
 def test_a_house_table_changes_the_rules(tmp_path: Path) -> None:
     """« Une Blessure Légère commence à devenir problématique » — a GM may make it weigh two notches."""
-    text = SHIPPED.read_text(encoding="utf-8").replace(
-        "# « font monter la jauge de Trauma » : un cran (V2).\nnotches = 1", "notches = 2"
-    )
-    path = tmp_path / "maison.toml"
-    path.write_text(text, encoding="utf-8")
-    table = rules.load_rules_table("severite", path)
+    data = tomllib.loads(SHIPPED.read_text("utf-8"))
+    data["grades"]["legere"]["notches"] = 2
+    table = rules.load_rules_table("severite", write_table(tmp_path, data))
     out = rules.apply(rules.new_sheet("severite"), rules.Damage(amount=3), rules_table=table)
     assert rules.derive(out.sheet, table).current == 2
 
@@ -256,7 +382,7 @@ def test_a_house_table_changes_the_rules(tmp_path: Path) -> None:
         ({"tenacity_bonus": "beaucoup"}, "« bonus de Ténacité » : doit être un nombre entier"),
         (
             {"wounds": [{"id": 1, "grade": "grave"}, {"id": 1, "grade": "legere"}]},
-            "deux blessures portent le même numéro",
+            "deux blessures portent le numéro 1",
         ),
         (
             {"wounds": [{"id": 1, "grade": "grave", "notches": -1}]},

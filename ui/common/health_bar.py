@@ -81,133 +81,144 @@ class HealthBar(QWidget):
 
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         try:
-            if self._state.gauge:
-                self._paint_gauge(painter)
-            else:
-                self._paint_points(painter)
+            paint_bar(painter, QRectF(self.rect()), self._state, self.font())
         finally:
             painter.end()
 
-    def _paint_points(self, p: QPainter) -> None:
-        s = self._state
-        area = QRectF(self.rect()).adjusted(1, 4, -1, -4)
-        if s.hidden or s.maximum - s.floor <= 0:
-            p.setPen(QPen(TRACK_BORDER, 1))
-            p.setBrush(QBrush(TRACK, Qt.BrushStyle.Dense5Pattern if s.hidden else Qt.BrushStyle.SolidPattern))
-            p.drawRoundedRect(area, 4, 4)
-            self._text(p, area, s.text or "?")
-            return
-        span = s.maximum - s.floor
-        gap = 6.0 if s.temporary > 0 else 0.0
-        # Temporary points are drawn beyond the bar, at the same scale (at most a third of the width).
-        temp_units = min(s.temporary, span // 2 + 1) if s.temporary > 0 else 0
-        scale = (area.width() - gap) / (span + temp_units)
 
-        def x(value: int) -> float:
-            return area.left() + (min(max(value, s.floor), s.maximum) - s.floor) * scale
+def paint_bar(p: QPainter, rect: QRectF, state: BarState, font: QFont, *, compact: bool = False) -> None:
+    """Draw ``state`` in ``rect``: the widget's paint, and the GM table's delegate (``compact``: a row's
+    height, the gauge drawn as a bar)."""
+    p.save()
+    try:
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        if state.gauge and not compact:
+            _paint_gauge(p, rect, state, font)
+        else:
+            _paint_points(p, rect, state, font, 2 if compact else 4)
+    finally:
+        p.restore()
 
-        track = QRectF(area.left(), area.top(), span * scale, area.height())
-        p.setPen(Qt.PenStyle.NoPen)
-        p.setBrush(TRACK)
-        p.drawRoundedRect(track, 4, 4)
-        if s.floor < 0:
-            negative = QRectF(x(s.floor), area.top(), x(0) - x(s.floor), area.height())
-            p.setBrush(NEGATIVE_ZONE)
-            p.drawRect(negative)
-            p.setBrush(QBrush(NEGATIVE_HATCH, Qt.BrushStyle.BDiagPattern))
-            p.drawRect(negative)
-        if s.current > 0:
-            p.setBrush(QColor(s.colour))
-            p.drawRect(QRectF(x(0), area.top(), x(s.current) - x(0), area.height()))
-        elif s.current < 0:
-            p.setBrush(NEGATIVE_FILL)
-            p.drawRect(QRectF(x(s.current), area.top(), x(0) - x(s.current), area.height()))
-        if s.nonlethal > 0:
-            # Nonlethal damage is counted apart and drawn over the points it "covers".
-            covered = min(s.nonlethal, max(s.current, 0))
-            if covered > 0:
-                p.setBrush(QBrush(NONLETHAL, Qt.BrushStyle.DiagCrossPattern))
-                p.drawRect(QRectF(x(0), area.top(), x(covered) - x(0), area.height()))
-            p.setPen(QPen(NONLETHAL, 3))
-            mark = x(min(s.nonlethal, s.maximum))
-            p.drawLine(int(mark), int(area.top()) - 3, int(mark), int(area.bottom()) + 3)
-            p.setPen(Qt.PenStyle.NoPen)
-        if s.floor < 0:
-            p.setPen(QPen(TEXT, 2))
-            p.drawLine(int(x(0)), int(area.top()), int(x(0)), int(area.bottom()))
+
+def _paint_points(p: QPainter, rect: QRectF, s: BarState, base_font: QFont, margin: int = 4) -> None:
+    area = QRectF(rect).adjusted(1, margin, -1, -margin)
+    if s.hidden or s.maximum - s.floor <= 0:
         p.setPen(QPen(TRACK_BORDER, 1))
-        p.setBrush(Qt.BrushStyle.NoBrush)
-        p.drawRoundedRect(track, 4, 4)
-        if s.temporary > 0:
-            temp = QRectF(track.right() + gap, area.top() + 3, temp_units * scale, area.height() - 6)
-            p.setPen(QPen(TEMPORARY.darker(130), 1))
-            p.setBrush(TEMPORARY)
-            p.drawRoundedRect(temp, 3, 3)
-            if temp.width() > 24:
-                p.setPen(QColor("white"))
-                font = QFont(self.font())
-                font.setBold(True)
-                p.setFont(font)
-                p.drawText(temp, Qt.AlignmentFlag.AlignCenter, f"+{s.temporary}")
-                p.setFont(self.font())
-        self._text(p, track, s.text)
+        p.setBrush(QBrush(TRACK, Qt.BrushStyle.Dense5Pattern if s.hidden else Qt.BrushStyle.SolidPattern))
+        p.drawRoundedRect(area, 4, 4)
+        _text(p, area, s.text or "?", base_font)
+        return
+    span = s.maximum - s.floor
+    gap = 6.0 if s.temporary > 0 else 0.0
+    # Temporary points are drawn beyond the bar, at the same scale (at most a third of the width).
+    temp_units = min(s.temporary, span // 2 + 1) if s.temporary > 0 else 0
+    scale = (area.width() - gap) / (span + temp_units)
 
-    def _paint_gauge(self, p: QPainter) -> None:
-        s = self._state
-        notches = max(s.maximum, 1)
-        tiers = s.tiers or (Tier(notches, "", s.colour),)
-        label_h = 18.0 if any(t.label for t in tiers) else 0.0
-        area = QRectF(self.rect()).adjusted(1, 3, -1, -3 - label_h)
-        tier_gap = 8.0
-        cell_gap = 2.0
-        n_tiers = len(tiers)
-        cells_w = area.width() - tier_gap * (n_tiers - 1)
-        cell = (cells_w - cell_gap * (notches - n_tiers)) / notches
-        xpos = area.left()
-        filled = 0 if s.hidden else s.current
-        index = 0
-        small = QFont(self.font())
-        small.setPointSizeF(max(7.0, self.font().pointSizeF() - 1))
-        for t_i, tier in enumerate(tiers):
-            start = xpos
-            for _ in range(tier.notches):
-                rect = QRectF(xpos, area.top(), cell, area.height())
-                if s.hidden:
-                    p.setBrush(QBrush(TRACK, Qt.BrushStyle.Dense5Pattern))
-                elif index < filled:
-                    p.setBrush(QColor(tier.colour))
-                else:
-                    p.setBrush(TRACK)
-                p.setPen(QPen(TRACK_BORDER, 1))
-                p.drawRoundedRect(rect, 3, 3)
-                xpos += cell + cell_gap
-                index += 1
-            xpos -= cell_gap
-            if label_h and tier.label:
-                p.setPen(TEXT)
-                p.setFont(small)
-                label_rect = QRectF(start, area.bottom() + 2, xpos - start, label_h)
-                p.drawText(label_rect, Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextSingleLine, tier.label)
-                p.setFont(self.font())
-            if t_i < n_tiers - 1:
-                xpos += tier_gap
-        self._text(p, area, s.text)
+    def x(value: int) -> float:
+        return area.left() + (min(max(value, s.floor), s.maximum) - s.floor) * scale
 
-    def _text(self, p: QPainter, rect: QRectF, text: str) -> None:
-        if not text:
-            return
-        font = QFont(self.font())
-        font.setBold(True)
-        p.setFont(font)
-        metrics = p.fontMetrics()
-        width = metrics.horizontalAdvance(text) + 12
-        height = metrics.height() + 2
-        box = QRectF(rect.center().x() - width / 2, rect.center().y() - height / 2, width, height)
+    track = QRectF(area.left(), area.top(), span * scale, area.height())
+    p.setPen(Qt.PenStyle.NoPen)
+    p.setBrush(TRACK)
+    p.drawRoundedRect(track, 4, 4)
+    if s.floor < 0:
+        negative = QRectF(x(s.floor), area.top(), x(0) - x(s.floor), area.height())
+        p.setBrush(NEGATIVE_ZONE)
+        p.drawRect(negative)
+        p.setBrush(QBrush(NEGATIVE_HATCH, Qt.BrushStyle.BDiagPattern))
+        p.drawRect(negative)
+    if s.current > 0:
+        p.setBrush(QColor(s.colour))
+        p.drawRect(QRectF(x(0), area.top(), x(s.current) - x(0), area.height()))
+    elif s.current < 0:
+        p.setBrush(NEGATIVE_FILL)
+        p.drawRect(QRectF(x(s.current), area.top(), x(0) - x(s.current), area.height()))
+    if s.nonlethal > 0:
+        # Nonlethal damage is counted apart and drawn over the points it "covers".
+        covered = min(s.nonlethal, max(s.current, 0))
+        if covered > 0:
+            p.setBrush(QBrush(NONLETHAL, Qt.BrushStyle.DiagCrossPattern))
+            p.drawRect(QRectF(x(0), area.top(), x(covered) - x(0), area.height()))
+        p.setPen(QPen(NONLETHAL, 3))
+        mark = x(min(s.nonlethal, s.maximum))
+        p.drawLine(int(mark), int(area.top()) - 3, int(mark), int(area.bottom()) + 3)
         p.setPen(Qt.PenStyle.NoPen)
-        p.setBrush(HALO)
-        p.drawRoundedRect(box, 4, 4)
-        p.setPen(TEXT)
-        p.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
-        p.setFont(self.font())
+    if s.floor < 0:
+        p.setPen(QPen(TEXT, 2))
+        p.drawLine(int(x(0)), int(area.top()), int(x(0)), int(area.bottom()))
+    p.setPen(QPen(TRACK_BORDER, 1))
+    p.setBrush(Qt.BrushStyle.NoBrush)
+    p.drawRoundedRect(track, 4, 4)
+    if s.temporary > 0:
+        temp = QRectF(track.right() + gap, area.top() + 3, temp_units * scale, area.height() - 6)
+        p.setPen(QPen(TEMPORARY.darker(130), 1))
+        p.setBrush(TEMPORARY)
+        p.drawRoundedRect(temp, 3, 3)
+        if temp.width() > 24:
+            p.setPen(QColor("white"))
+            font = QFont(base_font)
+            font.setBold(True)
+            p.setFont(font)
+            p.drawText(temp, Qt.AlignmentFlag.AlignCenter, f"+{s.temporary}")
+            p.setFont(base_font)
+    _text(p, track, s.text, base_font)
+
+
+def _paint_gauge(p: QPainter, rect: QRectF, s: BarState, base_font: QFont) -> None:
+    notches = max(s.maximum, 1)
+    tiers = s.tiers or (Tier(notches, "", s.colour),)
+    label_h = 18.0 if any(t.label for t in tiers) else 0.0
+    area = QRectF(rect).adjusted(1, 3, -1, -3 - label_h)
+    tier_gap = 8.0
+    cell_gap = 2.0
+    n_tiers = len(tiers)
+    cells_w = area.width() - tier_gap * (n_tiers - 1)
+    cell = (cells_w - cell_gap * (notches - n_tiers)) / notches
+    xpos = area.left()
+    filled = 0 if s.hidden else s.current
+    index = 0
+    small = QFont(base_font)
+    small.setPointSizeF(max(7.0, base_font.pointSizeF() - 1))
+    for t_i, tier in enumerate(tiers):
+        start = xpos
+        for _ in range(tier.notches):
+            cell_rect = QRectF(xpos, area.top(), cell, area.height())
+            if s.hidden:
+                p.setBrush(QBrush(TRACK, Qt.BrushStyle.Dense5Pattern))
+            elif index < filled:
+                p.setBrush(QColor(tier.colour))
+            else:
+                p.setBrush(TRACK)
+            p.setPen(QPen(TRACK_BORDER, 1))
+            p.drawRoundedRect(cell_rect, 3, 3)
+            xpos += cell + cell_gap
+            index += 1
+        xpos -= cell_gap
+        if label_h and tier.label:
+            p.setPen(TEXT)
+            p.setFont(small)
+            label_rect = QRectF(start, area.bottom() + 2, xpos - start, label_h)
+            p.drawText(label_rect, Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextSingleLine, tier.label)
+            p.setFont(base_font)
+        if t_i < n_tiers - 1:
+            xpos += tier_gap
+    _text(p, area, s.text, base_font)
+
+
+def _text(p: QPainter, rect: QRectF, text: str, base_font: QFont) -> None:
+    if not text:
+        return
+    font = QFont(base_font)
+    font.setBold(True)
+    p.setFont(font)
+    metrics = p.fontMetrics()
+    width = metrics.horizontalAdvance(text) + 12
+    height = metrics.height() + 2
+    box = QRectF(rect.center().x() - width / 2, rect.center().y() - height / 2, width, height)
+    p.setPen(Qt.PenStyle.NoPen)
+    p.setBrush(HALO)
+    p.drawRoundedRect(box, 4, 4)
+    p.setPen(TEXT)
+    p.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
+    p.setFont(base_font)

@@ -28,6 +28,11 @@ import rules
 from ui.common.forms import ActionForm
 
 SHEET_FILTER = "Fiches de personnage (*.fiche.json *.json);;Tous les fichiers (*)"
+TABLE_FILTER = "Tables de meneur (*.table.json);;Tous les fichiers (*)"
+OPEN_FILTER = (
+    "Fiches et tables de meneur (*.fiche.json *.table.json *.json);;Fiches de personnage (*.fiche.json);;"
+    "Tables de meneur (*.table.json);;Tous les fichiers (*)"
+)
 
 
 def _tr(text: str) -> str:
@@ -235,15 +240,20 @@ def ask_recovery(parent: QWidget | None, descriptions: list[str]) -> list[bool] 
 
 
 def open_paths(parent: QWidget | None, folder: Path) -> list[Path]:
-    names, _ = QFileDialog.getOpenFileNames(parent, _tr("Ouvrir des fiches"), str(folder), _tr(SHEET_FILTER))
+    names, _ = QFileDialog.getOpenFileNames(
+        parent, _tr("Ouvrir des fiches ou des tables"), str(folder), _tr(OPEN_FILTER)
+    )
     return [Path(n) for n in names]
 
 
 def save_path(parent: QWidget | None, suggested: Path) -> Path | None:
-    name, _ = QFileDialog.getSaveFileName(parent, _tr("Enregistrer la fiche"), str(suggested), _tr(SHEET_FILTER))
+    """Where to save: a sheet (« .fiche.json ») or, when ``suggested`` names one, a GM table (« .table.json »)."""
+    table = suggested.name.endswith(".table.json")
+    title = _tr("Enregistrer la table") if table else _tr("Enregistrer la fiche")
+    name, _ = QFileDialog.getSaveFileName(parent, title, str(suggested), _tr(TABLE_FILTER if table else SHEET_FILTER))
     if not name:
         return None
     path = Path(name)
     if not path.name.endswith(".json"):
-        path = path.with_name(path.name + ".fiche.json")
+        path = path.with_name(path.name + (".table.json" if table else ".fiche.json"))
     return path

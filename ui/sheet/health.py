@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 import rules
 from ui.common import prompts
+from ui.common.badge import StateBadge
 from ui.common.health_bar import BarState, HealthBar, Tier
 from ui.common.texts import DERIVED_LABELS, DERIVED_SHOWN_ELSEWHERE, fmt_number, fmt_value, parse_int, tr_const
 from ui.common.undo_keys import pass_undo_when_unmodified
@@ -89,30 +90,6 @@ class FlowRow(QGridLayout):
 
     def finish(self) -> None:
         self.setColumnStretch(self.PER_ROW, 1)
-
-
-class StateBadge(QLabel):
-    """The health state as a coloured badge (label and colour from the system's table)."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName("stateBadge")
-        self.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.setMinimumWidth(110)
-        font = QFont(self.font())
-        font.setBold(True)
-        font.setPointSizeF(font.pointSizeF() + 1)
-        self.setFont(font)
-
-    def show_state(self, label: str, colour: str, tooltip: str) -> None:
-        if label != self.text():
-            self.setText(label)
-            self.setAccessibleName(self.tr("État de santé : {0}").format(label))
-        self.setToolTip(tooltip)
-        style = f"#stateBadge {{ background: {colour}; color: white; border-radius: 10px; padding: 3px 12px; }}"
-        # A style sheet change re-polishes the widget: only when the colour really changes.
-        if style != self.styleSheet():
-            self.setStyleSheet(style)
 
 
 class HealthPanel(QGroupBox):

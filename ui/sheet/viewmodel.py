@@ -21,12 +21,12 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 
 import rules
 from ui.common.texts import EVENT_NOTICES, GRAVE_EVENTS, fmt_value, tr_const
+from ui.common.titles import MAX_ENTRY as MAX_ENTRY  # the bound of a journal entry, kept here for readers
+from ui.common.titles import action_title, journal_entry
 
 log = logging.getLogger(__name__)
 
 HIDDEN_MARK = "?"
-# Longest journal entry kept (the file format bounds each entry).
-MAX_ENTRY = 9000
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,29 +185,7 @@ class SheetViewModel(QObject):
 
     def title_of(self, action: rules.Action) -> str:
         """The action's French title with the system's labels in place of ids (journal, Édition menu)."""
-        info = self._info
-        if isinstance(action, rules.SetCondition):
-            label = next((c.label for c in info.conditions if c.id == action.condition), action.condition)
-            return (
-                self.tr("État {0} : ajouté").format(label)
-                if action.active
-                else self.tr("État {0} : retiré").format(label)
-            )
-        if isinstance(action, rules.AdvanceTime):
-            unit = next((u.label for u in info.time_units if u.id == action.unit), action.unit)
-            return self.tr("Le temps passe : {0} × {1}").format(action.count, unit)
-        title = action.title()
-        for name, table in (("wound_type", info.wound_types), ("grade", info.wound_types)):
-            value = getattr(action, name, None)
-            if isinstance(value, str):
-                label = next((c.label for c in table if c.id == value), None)
-                if label:
-                    title = title.replace(value, label)
-        damage_type = getattr(action, "damage_type", None)
-        if isinstance(damage_type, str):
-            label = next((c.label for c in info.damage_types if c.id == damage_type), damage_type)
-            title += f" ({label})"
-        return title
+        return action_title(self._info, action)
 
     # --- view mode -----------------------------------------------------------------------------------
 
@@ -270,19 +248,9 @@ class SheetViewModel(QObject):
     # --- internals -----------------------------------------------------------------------------------
 
     def _journal_entry(self, title: str, lines: list[str], rolls: Iterable[rules.Roll]) -> str:
-        text = "\n".join(lines)
-        # Dice not already spelled out by the rules' own lines are listed, so every roll is visible.
-        extra = [r.detail for r in rolls if not r.given and r.detail not in text]
-        parts = [title, *lines]
-        if extra:
-            parts.append(self.tr("Dés : {0}").format(" ; ".join(extra)))
-        entry = "\n".join(parts)
-        if len(entry) > MAX_ENTRY:
-            # A file keeps entries of bounded length; a long simulation keeps its start and its end.
-            head, tail = entry[: MAX_ENTRY // 2], entry[-MAX_ENTRY // 2 + 200 :]
-            skipped = entry.count("\n", len(head), len(entry) - len(tail))
-            entry = head + "\n" + self.tr("… ({0} lignes omises) …").format(skipped) + "\n" + tail
-        return entry
+        # Dice not already spelled out by the rules' own lines are listed, so every roll is visible; a
+        # file keeps entries of bounded length (a long simulation keeps its start and its end).
+        return journal_entry(title, lines, rolls)
 
     def _notify(self, events: Iterable[str]) -> None:
         name = self.sheet.name or self.tr("Le personnage")

@@ -39,7 +39,7 @@ from rules.systems.d20.actions import (
     SetConstitutionBonus,
     StrenuousAction,
 )
-from rules.systems.d20.derive import derive
+from rules.systems.d20.derive import derive, health_state
 from rules.systems.d20.describe import info
 from rules.systems.d20.handlers import (
     ability_damage,
@@ -105,6 +105,7 @@ SYSTEM = register(
             Resurrection: resurrection,
         },
         derive=derive,
+        state=health_state,
         info=info,
         after_edit=after_edit,
         # A demo caught mid-fight: burnt hand, temporary PV up, staggered by nonlethal blows, CON raised.

@@ -38,7 +38,7 @@ from rules.systems.douaratil.actions import (
     WakeSave,
     WoundRisk,
 )
-from rules.systems.douaratil.derive import derive
+from rules.systems.douaratil.derive import derive, health_state
 from rules.systems.douaratil.describe import info
 from rules.systems.douaratil.handlers import (
     add_exhaustion,
@@ -97,6 +97,7 @@ SYSTEM = register(
             HeroicSurvival: heroic_survival,
         },
         derive=derive,
+        state=health_state,
         info=info,
         prepare_edit=prepare_edit,
         after_edit=after_edit,

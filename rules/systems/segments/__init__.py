@@ -43,6 +43,7 @@ from rules.systems.segments.actions import (
     StandUp,
 )
 from rules.systems.segments.derive import derive as derive_values
+from rules.systems.segments.derive import health_state
 from rules.systems.segments.describe import info
 from rules.systems.segments.handlers import (
     add_fatigue,
@@ -116,6 +117,7 @@ SYSTEM = register(
             SetPrivation: set_privation,
         },
         derive=derive_values,
+        state=health_state,
         info=info,
         prepare_edit=prepare_edit,
         after_edit=after_edit,

@@ -16,12 +16,13 @@ never go below 0, and rest lowers only the notches of treated wounds.
 
 The modules are the system's sections: ``table`` (the rule table's schema), ``sheet``, ``actions``
 (Sévérité's own), ``gauge`` (the Trauma gauge, grids and labels, conditions on the sheet), ``handlers``
-(strikes, wounds, Ténacité, care), ``time`` (turns, rests), ``derive`` and ``describe`` (for the UI).
+(strikes, wounds, Ténacité, care), ``time`` (turns, rests), ``edit`` (hand edits), ``derive`` and
+``describe`` (for the UI).
 """
 
 from __future__ import annotations
 
-from rules.actions import AdvanceTime, ClearConditions, Damage, Heal, LongRest, SetCondition
+from rules.actions import AdvanceTime, ClearConditions, Damage, EndRound, Heal, LongRest, SetCondition, StartTurn
 from rules.systems import System, register
 from rules.systems.severite.actions import (
     DiagnoseWound,
@@ -35,10 +36,10 @@ from rules.systems.severite.actions import (
     TreatWound,
     WorseningRisk,
 )
-from rules.systems.severite.derive import derive
+from rules.systems.severite.derive import derive, health_state
 from rules.systems.severite.describe import info
+from rules.systems.severite.edit import after_edit, edit_line, prepare_edit
 from rules.systems.severite.handlers import (
-    after_edit,
     clear_conditions,
     damage,
     diagnose_wound,
@@ -56,7 +57,7 @@ from rules.systems.severite.handlers import (
 )
 from rules.systems.severite.sheet import SYSTEM_ID, SeveriteSheet
 from rules.systems.severite.table import SeveriteRules
-from rules.systems.severite.time import advance_time, rest
+from rules.systems.severite.time import advance_time, end_round, rest, start_turn
 
 __all__ = [
     "SYSTEM",
@@ -98,10 +99,15 @@ SYSTEM = register(
             ClearConditions: clear_conditions,
             LongRest: rest,
             AdvanceTime: advance_time,
+            StartTurn: start_turn,
+            EndRound: end_round,
         },
         derive=derive,
+        state=health_state,
         info=info,
+        prepare_edit=prepare_edit,
         after_edit=after_edit,
+        edit_line=edit_line,
         demo={
             "name": "Maëlle Corbier",
             "player": "Jonas",

@@ -2,46 +2,98 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from operator import attrgetter
+
 from rules.errors import Refused
-from rules.model import Context, evolve
-from rules.systems.severite.sheet import SeveriteSheet, TurnTimer, Wound
+from rules.model import Context, construct, evolve
+from rules.systems.severite.sheet import MAX_SEQUEL, MAX_SEQUELS, SeveriteSheet, TurnTimer, Wound
 from rules.systems.severite.table import SeveriteRules
+
+_NOTCHES = attrgetter("notches")
+# Heaviest first, the latest first among equals (the order the gauge is lowered in).
+_HEAVIEST = attrgetter("notches", "id")
 
 
 def trauma(sheet: SeveriteSheet) -> int:
     """Notches filled: what every wound still holds in the gauge."""
-    return sum(w.notches for w in sheet.wounds)
+    return sum(map(_NOTCHES, sheet.wounds))
 
 
-def tier_of(notches: int, rs: SeveriteRules) -> int:
-    """0 for an empty gauge, 1…4 for the tiers, 5 past the gauge."""
+class Grid:
+    """What the rules look up in a rule table at every action, worked out once per table: the gauge's
+    tiers and their texts, the labels the journal writes."""
+
+    __slots__ = ("beyond", "capacity", "grade_labels", "part_texts", "per", "texts", "tiers")
+
+    def __init__(self, rs: SeveriteRules) -> None:
+        self.per = rs.trauma.notches_per_tier
+        self.tiers: tuple[tuple[str, int | None], ...] = tuple((t.label, t.opposition) for t in rs.trauma.tiers)
+        self.beyond: tuple[str, int | None] = (rs.trauma.beyond.label, rs.trauma.beyond.opposition)
+        self.capacity = len(self.tiers) * self.per
+        self.texts = tuple(_tier_text(n, self) for n in range(self.capacity + 1))
+        self.grade_labels = {gid: g.label for gid, g in rs.grades.items()}
+        # « (bras gauche) » after a wound or a zone in the journal.
+        self.part_texts = {pid: f" ({p.label.lower()})" for pid, p in rs.body_parts.items()}
+
+
+_GRIDS: dict[int, tuple[SeveriteRules, Grid]] = {}
+
+
+def grid(rs: SeveriteRules) -> Grid:
+    """The ``Grid`` of ``rs`` (built on first use; a table is immutable)."""
+    found = _GRIDS.get(id(rs))
+    if found is None or found[0] is not rs:
+        if len(_GRIDS) > 64:  # house tables come and go: keep a few
+            _GRIDS.clear()
+        found = _GRIDS[id(rs)] = (rs, Grid(rs))
+    return found[1]
+
+
+def _tier_of(notches: int, g: Grid) -> int:
     if notches <= 0:
         return 0
-    if notches > rs.capacity:
-        return len(rs.trauma.tiers) + 1
-    return -(-notches // rs.trauma.notches_per_tier)
+    if notches > g.capacity:
+        return len(g.tiers) + 1
+    return -(-notches // g.per)
 
 
-def tier_rule(tier: int, rs: SeveriteRules) -> tuple[str, int | None]:
-    """Label and Opposition of a tier (``None``: no test at that tier)."""
+def _tier_rule(tier: int, g: Grid) -> tuple[str, int | None]:
     if tier <= 0:
         return "jauge vide", None
-    if tier > len(rs.trauma.tiers):
-        return rs.trauma.beyond.label, rs.trauma.beyond.opposition
-    t = rs.trauma.tiers[tier - 1]
-    return t.label, t.opposition
+    if tier > len(g.tiers):
+        return g.beyond
+    return g.tiers[tier - 1]
 
 
-def tier_text(notches: int, rs: SeveriteRules) -> str:
-    tier = tier_of(notches, rs)
-    label, opposition = tier_rule(tier, rs)
+def _tier_text(notches: int, g: Grid) -> str:
+    tier = _tier_of(notches, g)
+    label, opposition = _tier_rule(tier, g)
     if tier == 0:
         return "jauge vide"
-    if tier > len(rs.trauma.tiers):
+    if tier > len(g.tiers):
         return f"au-delà de la jauge : {label} ({opposition})"
     if opposition is None:
         return f"palier {tier} : aucun test"
     return f"palier {tier} : {label} ({opposition})"
+
+
+def tier_of(notches: int, rs: SeveriteRules) -> int:
+    """0 for an empty gauge, 1…4 for the tiers, 5 past the gauge."""
+    return _tier_of(notches, grid(rs))
+
+
+def tier_rule(tier: int, rs: SeveriteRules) -> tuple[str, int | None]:
+    """Label and Opposition of a tier (``None``: no test at that tier)."""
+    return _tier_rule(tier, grid(rs))
+
+
+def tier_text(notches: int, rs: SeveriteRules) -> str:
+    """« palier 2 : Jouable (8) », « au-delà de la jauge : Ardu (14) »…"""
+    g = grid(rs)
+    if 0 <= notches <= g.capacity:
+        return g.texts[notches]
+    return _tier_text(notches, g)
 
 
 def power_grade(margin: int, rs: SeveriteRules) -> str:
@@ -102,10 +154,12 @@ def _part_label(part: str | None, rs: SeveriteRules) -> str:
 
 def wound_label(wound: Wound, rs: SeveriteRules) -> str:
     """« n° 2 Grave (bras gauche) »."""
-    text = f"n° {wound.id} {_grade_label(wound.grade, rs)}"
-    if wound.body_part:
-        text += f" ({_part_label(wound.body_part, rs).lower()})"
-    return text
+    g = grid(rs)
+    part = wound.body_part
+    grade = g.grade_labels.get(wound.grade, wound.grade)
+    if not part:
+        return f"n° {wound.id} {grade}"
+    return f"n° {wound.id} {grade}{g.part_texts.get(part) or f' ({part})'}"
 
 
 def condition_label(cid: str, rs: SeveriteRules) -> str:
@@ -126,19 +180,22 @@ def _replace_wound(sheet: SeveriteSheet, wound: Wound) -> SeveriteSheet:
 
 def _alive(sheet: SeveriteSheet, what: str) -> None:
     if sheet.dead:
-        raise Refused(f"{_name(sheet)} : mort, {what} impossible.")
+        raise Refused(f"{_name(sheet)} n'est plus en vie : {what} impossible.")
+
+
+def unknown(what: str, value: str, labels: Iterable[str]) -> Refused:
+    """« Zone du corps inconnue : « pied » (attendu : Tête, Torse, …). »: the choices by their labels."""
+    return Refused(f"{what} : « {value} » (attendu : {', '.join(labels)}).")
 
 
 def _check_part(part: str | None, rs: SeveriteRules) -> None:
     if part is not None and part not in rs.body_parts:
-        known = ", ".join(rs.body_parts)
-        raise Refused(f"Zone du corps inconnue : « {part} » (attendu : {known}).")
+        raise unknown("Zone du corps inconnue", part, (p.label for p in rs.body_parts.values()))
 
 
 def _check_damage_type(damage_type: str | None, rs: SeveriteRules) -> None:
     if damage_type is not None and damage_type not in rs.damage_types:
-        known = ", ".join(rs.damage_types)
-        raise Refused(f"Type de dégâts inconnu : « {damage_type} » (attendu : {known}).")
+        raise unknown("Type de dégâts inconnu", damage_type, (d.label for d in rs.damage_types.values()))
 
 
 def _is_psychological(damage_type: str | None, rs: SeveriteRules) -> bool:
@@ -157,7 +214,7 @@ def _put_condition(sheet: SeveriteSheet, cid: str, rs: SeveriteRules) -> Severit
     timers = sheet.turn_timers
     if rule.duration == "turns":
         left = max([rule.turns] + [t.turns for t in timers if t.condition == cid])
-        timers = (*(t for t in timers if t.condition != cid), TurnTimer.model_construct(condition=cid, turns=left))
+        timers = (*(t for t in timers if t.condition != cid), construct(TurnTimer, condition=cid, turns=left))
     return evolve(sheet, conditions=conditions, turn_timers=timers)
 
 
@@ -198,20 +255,29 @@ def _end_conflict(sheet: SeveriteSheet, rs: SeveriteRules, ctx: Context, why: st
 # --------------------------------------------------------------------------------------------------
 
 
-def _heal_away(sheet: SeveriteSheet, healed: list[Wound], rs: SeveriteRules, ctx: Context) -> SeveriteSheet:
-    """Healed wounds leave the sheet; a crippled limb stays crippled (a sequel)."""
+def _heal_away(
+    sheet: SeveriteSheet, healed: list[Wound], rs: SeveriteRules, ctx: Context, *, removed: bool = False
+) -> SeveriteSheet:
+    """Healed wounds leave the sheet (``removed``: already taken off); a crippled limb stays crippled (a
+    sequel)."""
     if not healed:
         return sheet
-    gone = {w.id for w in healed}
     sequels = list(sheet.sequels)
     for wound in healed:
         line = f"Blessure {wound_label(wound, rs)} guérie"
         if wound.crippled:
             where = _part_label(wound.body_part, rs) or "Membre"
-            sequels.append(f"{where} : {wound.handicap or rs.fatal.crippled_handicap}")
-            line += " ; le membre reste invalide (séquelle)"
+            sequel = f"{where} : {wound.handicap or rs.fatal.crippled_handicap}"
+            if len(sequels) < MAX_SEQUELS:
+                sequels.append(sequel[:MAX_SEQUEL])
+                line += " ; le membre reste invalide (séquelle)"
+            else:
+                line += f" ; le membre reste invalide (séquelle non notée : la fiche en compte déjà {MAX_SEQUELS})"
         ctx.say(line + ".")
     ctx.event("healed")
+    if removed:
+        return evolve(sheet, sequels=tuple(sequels)) if len(sequels) != len(sheet.sequels) else sheet
+    gone = {w.id for w in healed}
     return evolve(sheet, wounds=tuple(w for w in sheet.wounds if w.id not in gone), sequels=tuple(sequels))
 
 
@@ -232,25 +298,37 @@ def _lower_gauge(
     if only is not None:
         order = [_find_wound(sheet, only)]
     else:
-        order = sorted(sheet.wounds, key=lambda w: (w.id != prefer, -w.notches, -w.id))
+        order = sorted(sheet.wounds, key=_HEAVIEST, reverse=True)
+        if prefer is not None:
+            at = next((i for i, w in enumerate(order) if w.id == prefer), None)
+            if at:
+                order.insert(0, order.pop(at))
     left = count
     lowered: dict[int, int] = {}
     for wound in order:
         if left <= 0:
             break
-        take = min(wound.notches, left)
-        if take:
-            lowered[wound.id] = wound.notches - take
+        notches = wound.notches
+        if notches:
+            take = notches if notches < left else left
+            lowered[wound.id] = notches - take
             left -= take
-    removed = count - left
+    gone: set[int] = set()
+    if heals:
+        gone = {i for i, n in lowered.items() if n == 0}
+        if only is not None and order[0].notches == 0:
+            gone.add(only)
+    if not lowered and not gone:
+        return sheet, 0
     healed: list[Wound] = []
     wounds: list[Wound] = []
     for wound in sheet.wounds:
-        if wound.id in lowered:
-            wound = evolve(wound, notches=lowered[wound.id])
-        if heals and wound.notches == 0 and (wound.id in lowered or wound.id == only):
-            healed.append(wound)
+        wid = wound.id
+        if wid in gone:
+            healed.append(wound)  # it leaves the sheet: its notches no longer matter
+        elif wid in lowered:
+            wounds.append(evolve(wound, notches=lowered[wid]))
         else:
             wounds.append(wound)
     sheet = evolve(sheet, wounds=tuple(wounds))
-    return _heal_away(sheet, healed, rs, ctx), removed
+    return _heal_away(sheet, healed, rs, ctx, removed=True), count - left

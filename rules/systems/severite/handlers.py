@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from rules.actions import ClearConditions, Damage, Heal, SetCondition
 from rules.errors import Refused
-from rules.model import Context, evolve, fmt_int, plural, signed
+from rules.model import Context, construct, evolve, fmt_int, plural, signed
 from rules.systems.severite.actions import (
     DiagnoseWound,
     EndConflict,
@@ -29,10 +31,10 @@ from rules.systems.severite.gauge import (
     _is_psychological,
     _lower_gauge,
     _name,
-    _part_label,
     _put_condition,
     _replace_wound,
     condition_label,
+    grid,
     power_grade,
     protection,
     success_level,
@@ -40,11 +42,14 @@ from rules.systems.severite.gauge import (
     tier_rule,
     tier_text,
     trauma,
+    unknown,
     wound_grade,
     wound_label,
 )
 from rules.systems.severite.sheet import MAX_NOTCHES, MAX_SEVERITY, MAX_WOUND_ID, MAX_WOUNDS, SeveriteSheet, Wound
 from rules.systems.severite.table import SeveriteRules, WoundGrade
+
+_ID = attrgetter("id")
 
 
 def _tenacity_roll(sheet: SeveriteSheet, rs: SeveriteRules, ctx: Context, psychological: bool) -> tuple[int, str]:
@@ -84,8 +89,8 @@ def _tenacity(
     if sheet.dead:
         return sheet
     if blocking:
-        labels = ", ".join(condition_label(c, rs).lower() for c in blocking)
-        ctx.say(f"Pas de Défi de Ténacité : {_name(sheet)} est déjà {labels}.")
+        labels = ", ".join(condition_label(c, rs) for c in blocking)
+        ctx.say(f"Pas de Défi de Ténacité pour {_name(sheet)}, déjà dans l'état : {labels}.")
         return sheet
     total, parts = _tenacity_roll(sheet, rs, ctx, psychological)
     margin = total - opposition
@@ -164,7 +169,7 @@ def _add_wound(
 ) -> SeveriteSheet:
     """A Blessure of ``grade_id`` lands: the gauge, the Fatale rules, the Défi de Ténacité."""
     grade = rs.grades[grade_id]
-    where = f" ({_part_label(body_part, rs).lower()})" if body_part else ""
+    where = (grid(rs).part_texts.get(body_part) or f" ({body_part})") if body_part else ""
     if handicap and grade.handicap == "never":
         ctx.say(f"Une Blessure {grade.label} ne laisse pas de Handicap : « {handicap} » n'est pas retenu.")
         handicap, handicap_penalty = "", 0
@@ -179,12 +184,13 @@ def _add_wound(
         handicap = rs.fatal.crippled_handicap
     if len(sheet.wounds) >= MAX_WOUNDS:
         raise Refused(f"La fiche compte déjà {MAX_WOUNDS} blessures : effacez celles qui n'ont plus lieu d'être.")
-    wound_id = max((w.id for w in sheet.wounds), default=0) + 1
+    wound_id = max(map(_ID, sheet.wounds), default=0) + 1
     if wound_id > MAX_WOUND_ID:
         raise Refused("Numéros de blessure épuisés : renumérotez les blessures de la fiche.")
     before = trauma(sheet)
     # Built without re-validation, like ``evolve``: the values are checked here and by the actions.
-    wound = Wound.model_construct(
+    wound = construct(
+        Wound,
         id=wound_id,
         grade=grade_id,
         notches=grade.notches,
@@ -294,13 +300,19 @@ def strike(sheet: SeveriteSheet, action: Strike, ctx: Context) -> SeveriteSheet:
     rs: SeveriteRules = ctx.ruleset
     _check_damage_type(action.damage_type, rs)
     _check_part(action.body_part, rs)
+    part = rs.body_parts[action.body_part]
+    if action.vital_zone and not part.vital:
+        vital_parts = ", ".join(p.label.lower() for p in rs.body_parts.values() if p.vital) or "aucune"
+        raise Refused(
+            f"{part.label} n'est pas une zone vitale (zones vitales : {vital_parts}) : "
+            "le Modificateur de zone vitale ne s'accorde pas."
+        )
     if sheet.dead:
-        ctx.say(f"{_name(sheet)} : déjà mort, l'attaque est sans effet.")
+        ctx.say(f"{_name(sheet)} n'est plus en vie : l'attaque est sans effet.")
         return sheet
     pw = rs.power
     grade_id = power_grade(action.margin, rs)
     grade = pw.grades[grade_id]
-    part = rs.body_parts[action.body_part]
     # « Le jet de Puissance comprend systématiquement un D4 »
     base = ctx.dice(1, pw.base_die, "Puissance")
     power = base.total
@@ -309,12 +321,14 @@ def strike(sheet: SeveriteSheet, action: Strike, ctx: Context) -> SeveriteSheet:
         if action.damage_modifier:
             power += action.damage_modifier
             parts.append(f"{signed(action.damage_modifier)} (mod. de dégâts)")
-        if part.vital:
-            # « Une frappe portée sur une zone vitale peut se voir octroyer un Modificateur de plus. »
-            vital = pw.vital_zone_modifier if action.vital_modifier is None else action.vital_modifier
-            if vital:
-                power += vital
-                parts.append(f"{signed(vital)} (zone vitale)")
+        # « Une frappe portée sur une zone vitale peut se voir octroyer un Modificateur de plus. »: the
+        # GM's choice for each strike (issue 14), worth the table's value.
+        if action.vital_zone and pw.vital_zone_modifier:
+            power += pw.vital_zone_modifier
+            parts.append(f"{signed(pw.vital_zone_modifier)} (zone vitale)")
+    elif action.damage_modifier or action.vital_zone:
+        # « Une Puissance Molle n'apporte aucun ajout en dehors du D4. »
+        parts.append("(aucun ajout en dehors du dé : ni Modificateur de dégâts, ni de zone vitale)")
     if grade.extra_dice:
         extra = ctx.dice(grade.extra_dice, pw.extra_die, "Puissance")
         power += extra.total
@@ -360,7 +374,7 @@ def damage(sheet: SeveriteSheet, action: Damage, ctx: Context) -> SeveriteSheet:
     _check_part(action.body_part, rs)
     for _ in range(action.hits):
         if sheet.dead:
-            ctx.say(f"{_name(sheet)} : déjà mort, coup sans effet.")
+            ctx.say(f"{_name(sheet)} n'est plus en vie : coup sans effet.")
             break
         amount = ctx.amount(action.amount, "Sévérité", minimum=None)
         if not amount.given:
@@ -372,8 +386,7 @@ def damage(sheet: SeveriteSheet, action: Damage, ctx: Context) -> SeveriteSheet:
 def inflict_wound(sheet: SeveriteSheet, action: InflictWound, ctx: Context) -> SeveriteSheet:
     rs: SeveriteRules = ctx.ruleset
     if action.grade not in rs.grades:
-        known = ", ".join(rs.grades)
-        raise Refused(f"Degré de Blessure inconnu : « {action.grade} » (attendu : {known}).")
+        raise unknown("Degré de Blessure inconnu", action.grade, (g.label for g in rs.grades.values()))
     _check_part(action.body_part, rs)
     _check_damage_type(action.damage_type, rs)
     _alive(sheet, "recevoir une blessure")
@@ -426,8 +439,7 @@ def treat_wound(sheet: SeveriteSheet, action: TreatWound, ctx: Context) -> Sever
     rs: SeveriteRules = ctx.ruleset
     _alive(sheet, "soigner")
     if action.treatment not in rs.treatments:
-        known = ", ".join(rs.treatments)
-        raise Refused(f"Traitement inconnu : « {action.treatment} » (attendu : {known}).")
+        raise unknown("Traitement inconnu", action.treatment, (t.label for t in rs.treatments.values()))
     wound = _find_wound(sheet, action.wound_id)
     treatment = rs.treatments[action.treatment]
     line = f"Blessure {wound_label(wound, rs)} traitée : {treatment.label.lower()}"
@@ -513,8 +525,7 @@ def supernatural_healing(sheet: SeveriteSheet, action: SupernaturalHealing, ctx:
     rs: SeveriteRules = ctx.ruleset
     _alive(sheet, "soigner")
     if action.success_level not in rs.success_levels:
-        known = ", ".join(rs.success_levels)
-        raise Refused(f"Niveau de réussite inconnu : « {action.success_level} » (attendu : {known}).")
+        raise unknown("Niveau de réussite inconnu", action.success_level, (s.label for s in rs.success_levels.values()))
     level = rs.success_levels[action.success_level]
     if action.wound_id is not None:
         _find_wound(sheet, action.wound_id)
@@ -585,30 +596,3 @@ def clear_conditions(sheet: SeveriteSheet, action: ClearConditions, ctx: Context
         return sheet
     ctx.say("États retirés : " + ", ".join(condition_label(c, rs) for c in sheet.conditions) + ".")
     return _drop_conditions(sheet, set(sheet.conditions))
-
-
-def after_edit(old: SeveriteSheet, new: SeveriteSheet, rs: SeveriteRules, ctx: Context) -> SeveriteSheet:
-    """An edited sheet must name only what the rule table knows."""
-    problems: list[str] = []
-    for wound in new.wounds:
-        if wound.grade not in rs.grades:
-            problems.append(f"blessure n° {wound.id} : degré inconnu « {wound.grade} »")
-        if wound.body_part is not None and wound.body_part not in rs.body_parts:
-            problems.append(f"blessure n° {wound.id} : zone inconnue « {wound.body_part} »")
-        if wound.damage_type is not None and wound.damage_type not in rs.damage_types:
-            problems.append(f"blessure n° {wound.id} : type de dégâts inconnu « {wound.damage_type} »")
-        if wound.treatment is not None and wound.treatment not in rs.treatments:
-            problems.append(f"blessure n° {wound.id} : traitement inconnu « {wound.treatment} »")
-    for item in new.equipment:
-        for part in item.body_parts:
-            if part not in rs.body_parts:
-                problems.append(f"{item.name} : zone inconnue « {part} »")
-        for prot in item.protections:
-            if prot.damage_type not in rs.damage_types:
-                problems.append(f"{item.name} : type de dégâts inconnu « {prot.damage_type} »")
-    for cid in new.conditions:
-        if cid not in rs.conditions:
-            problems.append(f"état inconnu « {cid} »")
-    if problems:
-        raise Refused("Valeur refusée : " + " ; ".join(problems) + ".")
-    return new

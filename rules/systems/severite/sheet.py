@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from collections.abc import Mapping
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, ValidationError, ValidationInfo, field_validator, model_validator
+from pydantic_core import InitErrorDetails
 
 from rules.errors import FIELD_LABELS
-from rules.model import Frozen, SheetBase
+from rules.model import MAX_CLOCK, Frozen, SheetBase
+from rules.ruleset import shipped_ruleset
+from rules.systems.severite.table import MAX_CONDITIONS, SeveriteRules
 
 SYSTEM_ID = "severite"
 MAX_NOTCHES = 1000
@@ -15,6 +19,8 @@ MAX_WOUNDS = 200
 MAX_WOUND_ID = 1_000_000
 # A Sévérité this high is Fatale many times over; the stored value is capped here.
 MAX_SEVERITY = 1000
+MAX_SEQUELS = 100
+MAX_SEQUEL = 400
 
 # French names of our sheet fields, for validation messages (« Physique » : doit être…).
 for _key, _label in {
@@ -32,6 +38,25 @@ for _key, _label in {
     "body_parts": "zones",
     "protections": "protections",
     "turns": "tours",
+    "grade": "degré",
+    "severity": "Sévérité",
+    "body_part": "zone",
+    "psychological": "blessure psychologique",
+    "handicap": "Handicap",
+    "crippled": "membre invalide",
+    "ignored": "ignorée jusqu'à la fin du Conflit",
+    "survived": "jet de Survie réussi",
+    "last_rest_end": "fin du dernier repos",
+    "dead": "mort",
+    # Sévérité's own actions.
+    "margin": "différence d'Opposition",
+    "damage_modifier": "Modificateur de dégâts",
+    "vital_zone": "zone vitale",
+    "tenacity_test": "Défi de Ténacité",
+    "opposition": "Opposition",
+    "wound_id": "numéro de la blessure",
+    "success_level": "niveau de réussite",
+    "penalty": "malus",
 }.items():
     FIELD_LABELS.setdefault(_key, _label)
 
@@ -107,11 +132,11 @@ class SeveriteSheet(SheetBase):
     equipment: tuple[Equipment, ...] = Field((), max_length=50)
     wounds: tuple[Wound, ...] = Field((), max_length=MAX_WOUNDS)
     # What healed crippling wounds leave for good (a severed limb…).
-    sequels: tuple[Annotated[str, Field(max_length=400)], ...] = Field((), max_length=100)
-    conditions: tuple[Id, ...] = Field((), max_length=40)
-    turn_timers: tuple[TurnTimer, ...] = Field((), max_length=40)
+    sequels: tuple[Annotated[str, Field(max_length=MAX_SEQUEL)], ...] = Field((), max_length=MAX_SEQUELS)
+    conditions: tuple[Id, ...] = Field((), max_length=MAX_CONDITIONS)
+    turn_timers: tuple[TurnTimer, ...] = Field((), max_length=MAX_CONDITIONS)
     dead: bool = False
-    last_rest_end: int | None = Field(None, ge=0)
+    last_rest_end: int | None = Field(None, ge=0, le=MAX_CLOCK)
 
     @field_validator("conditions")
     @classmethod
@@ -119,14 +144,86 @@ class SeveriteSheet(SheetBase):
         return tuple(sorted(set(value)))
 
     @model_validator(mode="after")
-    def _coherent(self) -> SeveriteSheet:
-        ids = [w.id for w in self.wounds]
-        if len(ids) != len(set(ids)):
-            raise ValueError("deux blessures portent le même numéro")
-        timed = [t.condition for t in self.turn_timers]
-        if len(timed) != len(set(timed)):
-            raise ValueError("un état a deux durées en tours")
-        for cid in timed:
-            if cid not in self.conditions:
-                raise ValueError(f"une durée en tours cite l'état « {cid} », qui n'est pas en place")
+    def _coherent(self, info: ValidationInfo) -> SeveriteSheet:
+        """The checks of ``sheet_problems``, against the rule table the caller gives in the validation
+        context (``{"rules_table": table}``: a GM's house rules) or else the shipped one."""
+        context = info.context
+        table = context.get("rules_table") if isinstance(context, dict) else None
+        if not isinstance(table, SeveriteRules):
+            table = shipped_ruleset(SeveriteRules, SYSTEM_ID)
+        problems = sheet_problems(self, table)
+        if problems:
+            raise ValidationError.from_exception_data(
+                type(self).__name__,
+                [
+                    InitErrorDetails(type="value_error", loc=loc, input=None, ctx={"error": ValueError(text)})
+                    for loc, text in problems
+                ],
+            )
         return self
+
+
+Problem = tuple[tuple[str | int, ...], str]
+
+
+def _known(table: Mapping[str, Any], value: str, unknown: str) -> str | None:
+    """``None`` when ``value`` is an id of ``table``; else the French problem, with the labels expected."""
+    if value in table:
+        return None
+    expected = ", ".join(str(entry.label) for entry in table.values())
+    return f"{unknown} « {value} » (attendu : {expected})"
+
+
+def sheet_problems(sheet: SeveriteSheet, rs: SeveriteRules) -> list[Problem]:
+    """Everything wrong with ``sheet`` under the rule table ``rs``: ids the table does not know (issue 16:
+    « a grade grav= loads silently ») and the fields that contradict each other. One function for every
+    path — a file read, a new sheet, an ``Edit`` — so a house table can be passed where the sheet is read.
+    Each problem: where it is (keys and indices) and a French sentence naming things by their labels.
+    """
+    problems: list[Problem] = []
+    seen: set[int] = set()
+    for i, wound in enumerate(sheet.wounds):
+        where: tuple[str | int, ...] = ("wounds", i)
+        if wound.id in seen:
+            problems.append(((*where, "id"), f"deux blessures portent le numéro {wound.id}"))
+        seen.add(wound.id)
+        for key, table, what in (
+            ("grade", rs.grades, "degré de Blessure inconnu"),
+            ("body_part", rs.body_parts, "zone du corps inconnue"),
+            ("damage_type", rs.damage_types, "type de dégâts inconnu"),
+            ("treatment", rs.treatments, "traitement inconnu"),
+        ):
+            value = getattr(wound, key)
+            problem = None if value is None else _known(table, value, what)
+            if problem:
+                problems.append(((*where, key), problem))
+        if wound.handicap_penalty and not wound.handicap:
+            problems.append(((*where, "handicap"), "un malus de Handicap demande le texte du Handicap"))
+    for i, item in enumerate(sheet.equipment):
+        for j, part in enumerate(item.body_parts):
+            problem = _known(rs.body_parts, part, "zone du corps inconnue")
+            if problem:
+                problems.append((("equipment", i, "body_parts", j), problem))
+        for j, prot in enumerate(item.protections):
+            problem = _known(rs.damage_types, prot.damage_type, "type de dégâts inconnu")
+            if problem:
+                problems.append((("equipment", i, "protections", j, "damage_type"), problem))
+    for i, cid in enumerate(sheet.conditions):
+        problem = _known(rs.conditions, cid, "état inconnu")
+        if problem:
+            problems.append((("conditions", i), problem))
+    timed: set[str] = set()
+    for i, timer in enumerate(sheet.turn_timers):
+        timer_loc: tuple[str | int, ...] = ("turn_timers", i, "condition")
+        rule = rs.conditions.get(timer.condition)
+        label = f"« {timer.condition} »" if rule is None else rule.label
+        if timer.condition in timed:
+            problems.append((timer_loc, f"l'état {label} a deux durées en tours"))
+        timed.add(timer.condition)
+        if timer.condition not in sheet.conditions:
+            problems.append((timer_loc, f"une durée en tours cite l'état {label}, qui n'est pas en place"))
+        elif rule is not None and rule.duration != "turns":
+            problems.append((timer_loc, f"l'état {label} ne se compte pas en tours"))
+    if sheet.last_rest_end is not None and sheet.last_rest_end > sheet.clock:
+        problems.append((("last_rest_end",), "le dernier repos ne peut pas finir après le temps écoulé de la fiche"))
+    return problems

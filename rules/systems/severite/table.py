@@ -16,6 +16,8 @@ from rules.ruleset import (
 )
 
 Die = Annotated[int, Field(ge=2, le=100)]
+# At most this many conditions in a table, so a sheet can hold them all at once (``SeveriteSheet``).
+MAX_CONDITIONS = 40
 TestPolicy = Literal["never", "new_tier", "always"]
 HandicapLikelihood = Literal["never", "possible", "likely"]
 Duration = Literal["conflict", "turns", "manual"]
@@ -140,7 +142,8 @@ class WorseningRules(Table):
 
 
 class BodyPart(Table):
-    label: str
+    # Bounded: a crippled limb's sequel names it (« Bras gauche : Membre invalide ou sectionné »).
+    label: str = Field(min_length=1, max_length=80)
     vital: bool = False
 
 
@@ -188,7 +191,7 @@ class SeveriteRules(Table):
     damage_types: dict[str, DamageType]
     health_states: dict[str, HealthState]
     condition_groups: dict[str, ConditionGroup]
-    conditions: dict[str, ConditionRule]
+    conditions: dict[str, ConditionRule] = Field(max_length=MAX_CONDITIONS)
 
     @model_validator(mode="after")
     def _references(self) -> SeveriteRules:

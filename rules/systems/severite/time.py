@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
-from rules.actions import AdvanceTime, LongRest
+from rules.actions import AdvanceTime, EndRound, LongRest, StartTurn
 from rules.errors import Refused
 from rules.model import Context, evolve, plural
-from rules.systems.severite.gauge import _alive, _end_conflict, _heal_away, condition_label, trauma, wound_label
+from rules.systems.severite.gauge import (
+    _alive,
+    _end_conflict,
+    _heal_away,
+    _name,
+    condition_label,
+    trauma,
+    unknown,
+    wound_label,
+)
 from rules.systems.severite.sheet import SeveriteSheet, TurnTimer, Wound
 from rules.systems.severite.table import SeveriteRules
 
@@ -88,10 +97,51 @@ def rest(sheet: SeveriteSheet, action: LongRest, ctx: Context) -> SeveriteSheet:
 def advance_time(sheet: SeveriteSheet, action: AdvanceTime, ctx: Context) -> SeveriteSheet:
     rs: SeveriteRules = ctx.ruleset
     if action.unit not in rs.time_units:
-        units = ", ".join(rs.time_units)
-        raise Refused(f"Unité de temps inconnue : « {action.unit} » (attendu : {units}).")
+        raise unknown("Unité de temps inconnue", action.unit, (rs.time_labels.get(k, k) for k in rs.time_units))
     seconds = action.count * rs.time_units[action.unit]
     label = rs.time_labels.get(action.unit, action.unit)
     ctx.say(f"Le temps passe : {action.count} {label}{'s' if action.count > 1 else ''}.")
     sheet = _pass_turns(sheet, seconds // rs.time_units["turn"], rs, ctx)
+    return evolve(sheet, clock=sheet.clock + seconds)
+
+
+def start_turn(sheet: SeveriteSheet, action: StartTurn, ctx: Context) -> SeveriteSheet:
+    """The start of this character's turn in a Conflict (the GM table's « Tour suivant »).
+
+    No rule of the seed acts at the start of a turn: what lasts « jusqu'à la fin du prochain tour » counts
+    ends of turn (``end_round``). The journal tells the table whether the character may act this turn and
+    why not (note V23); the sheet does not change.
+    """
+    rs: SeveriteRules = ctx.ruleset
+    name = _name(sheet)
+    if sheet.dead:
+        ctx.say(f"Début du tour : {name} n'est plus en vie.")
+        return sheet
+    timers = {t.condition: t.turns for t in sheet.turn_timers}
+    idle = []
+    for cid in sheet.conditions:
+        rule = rs.conditions.get(cid)
+        if rule is None or not rule.no_action:
+            continue
+        if cid in timers:
+            idle.append(f"{rule.label}, encore {plural(timers[cid], 'fin de tour', 'fins de tour')}")
+        elif rule.duration == "conflict":
+            idle.append(f"{rule.label}, jusqu'à la fin du Conflit")
+        else:
+            idle.append(rule.label)
+    if idle:
+        ctx.say(f"Début du tour de {name} : pas d'Action ce tour-ci (" + " ; ".join(idle) + ").")
+    else:
+        ctx.say(f"Début du tour de {name} : peut agir.")
+    return sheet
+
+
+def end_round(sheet: SeveriteSheet, action: EndRound, ctx: Context) -> SeveriteSheet:
+    """The end of one turn for this character (the GM table's « Round suivant »; Sévérité's round unit is
+    the turn): turn-bound conditions count one end of turn and may end, the clock moves one turn. With
+    ``start_turn`` before it, the same as ``AdvanceTime(unit="turn")`` (note V23)."""
+    rs: SeveriteRules = ctx.ruleset
+    seconds = rs.time_units["turn"]
+    ctx.say(f"Fin du tour ({rs.time_labels.get('turn', 'tour')} de {seconds} s).")
+    sheet = _pass_turns(sheet, 1, rs, ctx)
     return evolve(sheet, clock=sheet.clock + seconds)
