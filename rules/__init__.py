@@ -45,6 +45,7 @@ from rules.errors import (
     Refused,
     RulesetError,
     describe_validation_error,
+    location_text,
     os_reason,
     shown_location,
 )
@@ -200,10 +201,31 @@ def new_sheet(system_id: str, **fields: Any) -> Sheet:
     """A new sheet of ``system_id``; bad fields raise ``SheetError`` with French lines."""
     sys_ = system(system_id)
     try:
-        return sys_.sheet_type.model_validate({**fields, "system": system_id})
+        sheet = sys_.sheet_type.model_validate({**fields, "system": system_id})
     except ValidationError as exc:
         lines = describe_validation_error(exc)
         raise SheetError("Fiche invalide : " + " ; ".join(lines), lines) from None
+    return _checked(sheet, None, "Fiche invalide : ")
+
+
+def check_sheet(sheet: Sheet, rules_table: Any = None) -> Sheet:
+    """``sheet`` if what pydantic alone cannot see holds under ``rules_table`` (default: the shipped table):
+    ids of the table, bounds that depend on it, fields that contradict each other. ``SheetError`` (French
+    lines and locations) otherwise. ``new_sheet``, ``sheet_from_data``/``json`` and ``Edit`` run it; a reader
+    that validates sheets with pydantic directly must run it too."""
+    return _checked(sheet, rules_table, "Fiche invalide : ")
+
+
+def _checked(sheet: Sheet, rules_table: Any, prefix: str) -> Sheet:
+    """``sheet`` if its system's ``check`` finds nothing wrong under ``rules_table`` (default: shipped)."""
+    sys_ = REGISTRY[sheet.system]
+    if sys_.check is None:
+        return sheet
+    problems = sys_.check(sheet, rules_table if rules_table is not None else sys_.ruleset())
+    if not problems:
+        return sheet
+    lines = [f"{location_text(loc)} : {text}" if location_text(loc) else text for loc, text in problems]
+    raise SheetError(prefix + " ; ".join(lines), lines, [loc for loc, _ in problems])
 
 
 def demo_sheet(system_id: str) -> Sheet:
@@ -222,8 +244,11 @@ def _sheet_adapter() -> TypeAdapter[Any]:
     return TypeAdapter(target)
 
 
-def sheet_from_data(data: Any) -> Sheet:
-    """Validate plain data (parsed JSON) as a sheet of whichever system it names."""
+def sheet_from_data(data: Any, rules_table: Any = None) -> Sheet:
+    """Validate plain data (parsed JSON) as a sheet of whichever system it names.
+
+    The ids and bounds that depend on the rule table are checked against ``rules_table`` (a GM's copy)
+    or, by default, the shipped one."""
     sheet_type: Any = None
     if isinstance(data, dict):
         sys_id = data.get("system")
@@ -239,18 +264,22 @@ def sheet_from_data(data: Any) -> Sheet:
             sheet_type = REGISTRY[sys_id].sheet_type
     try:
         if sheet_type is not None:
-            return sheet_type.model_validate(data)
-        return _sheet_adapter().validate_python(data)
+            sheet = sheet_type.model_validate(data)
+        else:
+            sheet = _sheet_adapter().validate_python(data)
     except ValidationError as exc:
         raise _invalid_sheet("Fiche invalide : ", exc) from None
+    return _checked(sheet, rules_table, "Fiche invalide : ")
 
 
-def sheet_from_json(text: str | bytes) -> Sheet:
-    """Parse a sheet from JSON text (``SheetError`` with French lines on any problem)."""
+def sheet_from_json(text: str | bytes, rules_table: Any = None) -> Sheet:
+    """Parse a sheet from JSON text (``SheetError`` with French lines on any problem); the table as in
+    ``sheet_from_data``."""
     try:
-        return _sheet_adapter().validate_json(text)
+        sheet = _sheet_adapter().validate_json(text)
     except ValidationError as exc:
         raise _invalid_sheet("Fiche invalide : ", exc) from None
+    return _checked(sheet, rules_table, "Fiche invalide : ")
 
 
 def sheet_to_json(sheet: Sheet, indent: int | None = 2) -> str:
@@ -295,7 +324,7 @@ def _edit(sheet: Sheet, action: Edit, ctx: Context, sys_: System) -> Sheet:
         ctx.say(line)
     if sys_.after_edit is not None:
         new = sys_.after_edit(sheet, new, ctx.ruleset, ctx)
-    return new
+    return _checked(new, ctx.ruleset, "Valeur refusée : ")
 
 
 def _show(value: Any) -> str:
@@ -404,6 +433,7 @@ __all__ = [
     "WoundRisk",
     "apply",
     "build_action",
+    "check_sheet",
     "demo_sheet",
     "derive",
     "describe",

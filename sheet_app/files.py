@@ -671,6 +671,11 @@ def _decode_fast(raw: bytes) -> Document | None:
         env: Any = _typed(rules.SYSTEMS).validate_json(raw)
     except ValidationError:
         return None
+    try:  # what needs the rule table (ids, exact bounds): the slow way words it
+        for sheet in [env.sheet] if env.kind == "sheet" else env.sheets:
+            rules.check_sheet(sheet)
+    except rules.SheetError:
+        return None
     if env.kind == "sheet":
         if env.system not in rules.SYSTEMS or env.sheet.system != env.system:
             return None
@@ -940,9 +945,9 @@ def _verify_sheets(doc: Document, texts: Sequence[str], name: str) -> None:
         if _VERIFIED.get(id(sheet)) is sheet:
             continue
         try:
-            type(sheet).model_validate_json(text)
+            rules.check_sheet(type(sheet).model_validate_json(text))
             _VERIFIED[id(sheet)] = sheet
-        except ValidationError:
+        except (ValidationError, rules.SheetError):
             try:  # the rules' French wording of what is wrong
                 rules.sheet_from_data(json.loads(text))
                 lines = ["incohérente"]

@@ -48,6 +48,10 @@ class System:
     # The health state (id, French reason) alone, as ``derive`` computes it, without the rest of
     # ``derive``: the GM table asks it of a thousand creatures after one bulk action.
     state: Callable[[Any, Any], tuple[str, str]] | None = None
+    # Problems of a sheet under a rule table that pydantic alone cannot see (ids of the table, the exact
+    # maximum, fields that contradict each other): (sheet, table) -> [(location, French text)]. The facade
+    # runs it when a sheet is read or made and after every ``Edit`` (``rules.check_sheet``).
+    check: Callable[[Any, Any], list[tuple[tuple[str | int, ...], str]]] | None = None
 
     def ruleset(self) -> Any:
         """The shipped rule table (validated once, then cached)."""

@@ -42,6 +42,9 @@ def dying(current: int = -1, **fields: object) -> rules.D20Sheet:
 
 def test_above_zero_unhindered() -> None:
     """« un personnage à qui il reste au moins 1 point de vie n'est aucunement handicapé par ses blessures. »"""
+    # At full PV nothing is « ramené au maximum ».
+    assert run(sheet(), rules.Heal(amount=0)).log == ("Soins 0 : 30 → 30 PV.",)
+    assert run(sheet(), rules.Edit(changes={"fortitude": 2})).log == ("Vigueur (bonus au jet) : 0 → 2.",)
     out = run(sheet(), rules.Damage(amount=29))
     assert out.sheet.current == 1
     d = rules.derive(out.sheet)
@@ -70,7 +73,7 @@ def test_minus_one_to_minus_nine_is_dying_and_unconscious() -> None:
         d = rules.derive(s)
         assert d.state == "mourant", pv
         assert d.actions == "none"
-        assert {"mourant", "inconscient", "sans_defense"} <= set(d.conditions)
+        assert set(d.conditions) == {"mourant", "inconscient", "sans_defense"}
         assert d.condition_reasons["inconscient"].startswith("découle")
 
 
@@ -80,7 +83,11 @@ def test_minus_ten_is_death() -> None:
     assert out.sheet.dead
     assert state(out.sheet) == "mort"
     assert "died" in out.events
-    assert rules.derive(out.sheet).death_threshold == -10
+    d = rules.derive(out.sheet)
+    assert d.death_threshold == -10
+    # The state says why (issue 19: the cause was lost when health_state did not look it up).
+    assert d.explain("state") == "état : Mort (−10 PV) — Mort (−10 PV ou moins, dégâts excessifs ou Constitution à 0)."
+    assert rules.derive(rules.new_sheet("d20", current=-12)).explain("state").startswith("état : Mort (−12 PV) —")
 
 
 def test_constitution_falling_to_zero_kills() -> None:
@@ -112,11 +119,28 @@ def test_massive_damage_failed_fortitude_kills_whatever_the_pv() -> None:
     assert out.sheet.current == 70
     assert out.sheet.dead
     assert "massive_damage" in out.events and "died" in out.events
-    assert "Vigueur" in text(out) and "DD 15" in text(out)
+    assert "Jet de Vigueur (dégâts excessifs) : 1d20 = 10 (valeur donnée) +4 = 14 contre DD 15 → échec." in text(out)
     saved = run(big, rules.Damage(amount=50, rolls=(11,)))  # 11 + 4 = 15
     assert not saved.sheet.dead and saved.sheet.current == 70
     under = run(big, rules.Damage(amount=49))
     assert "massive_damage" not in under.events and not under.sheet.dead
+
+
+def test_massive_damage_save_is_a_d20_natural_twenty_saves_natural_one_fails() -> None:
+    """« il doit réussir un jet de Vigueur (DD 15). S'il le rate, il meurt sur le coup » — a d20 (20 faces): a
+    natural 20 saves whatever the bonus, a natural 1 fails whatever the bonus (T2)."""
+    weak = sheet(base_maximum=120, current=120, fortitude=-10)
+    out = run(weak, rules.Damage(amount=50, rolls=(20,)))
+    assert not out.sheet.dead and out.sheet.current == 70
+    assert (
+        "Jet de Vigueur (dégâts excessifs) : 1d20 = 20 (valeur donnée) −10 = 10 contre DD 15 (20 naturel) → réussite."
+        in (text(out))
+    )
+    strong = sheet(base_maximum=120, current=120, fortitude=20)
+    out = run(strong, rules.Damage(amount=50, rolls=(1,)))
+    assert out.sheet.dead and "(1 naturel) → échec" in text(out)
+    with pytest.raises(rules.Refused, match="impossible sur 1d20"):
+        run(weak, rules.Damage(amount=50, rolls=(21,)))
 
 
 def test_massive_damage_not_from_several_attacks() -> None:
@@ -150,6 +174,9 @@ def test_localised_wound_gives_minus_two_until_healed() -> None:
     assert len(s.wounds) == 2
     s = run(s, rules.HealLocalWound(wound_id=1)).sheet
     assert rules.derive(s).body_part_penalties == {"oeil_gauche": -2}
+    # Healing at the maximum is not healing back to it: the wound stays.
+    full = run(sheet(), rules.AddLocalWound(body_part="tete")).sheet
+    assert len(run(full, rules.Heal(amount=5)).sheet.wounds) == 1
     # Healing back to the maximum heals what is left.
     s = run(s, rules.Heal(amount=10)).sheet
     assert s.wounds == ()
@@ -169,8 +196,11 @@ def test_dying_rolls_d100_from_the_round_after_the_fall() -> None:
     moins. Il a 10% de chances de se stabiliser, et s'il ne réussit pas, il perd 1 point de vie. »"""
     s = dying(-2)
     assert s.current == -2  # nothing rolled in the round of the fall
-    out = run(s, rules.AdvanceTime(unit="round", count=1, rolls=(11,)))
+    fall_round = run(s, rules.AdvanceTime(unit="round", count=1))
+    assert fall_round.sheet.current == -2 and not fall_round.rolls  # the round of the fall ends: no roll yet
+    out = run(fall_round.sheet, rules.AdvanceTime(unit="round", count=1, rolls=(11,)))
     assert out.sheet.current == -3
+    assert "Round 1 : 1d100 = 11 (valeur donnée) > 10 — s'enfonce." in text(out)
     assert state(out.sheet) == "mourant"
     out = run(out.sheet, rules.AdvanceTime(unit="round", count=1, rolls=(10,)))
     assert out.sheet.current == -3
@@ -217,6 +247,19 @@ def test_healing_spell_of_one_point_stabilises() -> None:
     assert mundane.sheet.recovery == "" and state(mundane.sheet) == "mourant"
 
 
+def test_a_spell_that_heals_nothing_does_not_stabilise_and_says_so() -> None:
+    """« Si un sort de guérison lui rend ne serait-ce qu'un point de vie, il cesse de perdre des points de vie
+    et son état se stabilise. » — a spell that gives back no PV is not “des soins non magiques” (issue 13
+    item 15)."""
+    s = dying(-6)
+    out = run(s, rules.Heal(amount=0, magical=True))
+    assert out.sheet.recovery == "" and state(out.sheet) == "mourant"
+    assert "Un sort qui ne rend aucun PV ne stabilise pas (au moins 1 PV nécessaire)" in text(out)
+    assert "non magiques" not in text(out) and "stabilised" not in out.events
+    mundane = run(s, rules.Heal(amount=2))
+    assert "Des soins non magiques ne stabilisent pas" in text(mundane)
+
+
 def test_healed_to_zero_conscious_but_hors_de_combat_to_one_acts_normally() -> None:
     """« Si des soins ramènent le personnage à 0 point de vie, il reprend conscience mais est hors de combat.
     S'il remonte à 1 point de vie ou plus, il peut recommencer à agir normalement, comme s'il n'avait jamais
@@ -226,6 +269,10 @@ def test_healed_to_zero_conscious_but_hors_de_combat_to_one_acts_normally() -> N
     assert zero.sheet.current == 0
     assert state(zero.sheet) == "hors_de_combat"
     assert "woke" in zero.events
+    # Back at 0, not « stabilisé »: no stabilisation line or event, with or without magic.
+    assert "stabilised" not in zero.events and "stabilise son état" not in text(zero)
+    bandaged = run(s, rules.Heal(amount=3))
+    assert state(bandaged.sheet) == "hors_de_combat" and "ne stabilisent pas" not in text(bandaged)
     one = run(s, rules.Heal(amount=4, magical=True))
     assert state(one.sheet) == "en_forme"
     assert one.sheet.recovery == "" and one.sheet.dying_roll_at is None and one.sheet.recovery_roll_at is None
@@ -257,7 +304,7 @@ def test_strenuous_action_refused_when_not_hors_de_combat() -> None:
     cost; at 1 PV or more nothing is lost, and the dying do nothing at all."""
     with pytest.raises(rules.Refused, match="pas hors de combat"):
         run(sheet(current=5), rules.StrenuousAction())
-    with pytest.raises(rules.Refused, match="ne peut plus rien faire"):
+    with pytest.raises(rules.Refused, match="état Mourant, plus aucune action possible"):
         run(dying(-2), rules.StrenuousAction())
 
 
@@ -307,7 +354,7 @@ def test_recovery_alone_hourly_wake_or_lose_one() -> None:
     """« Un personnage dont l'état se stabilise sans assistance … continue de perdre des points de vie, mais
     moins rapidement. Chaque heure, il a 10 % de chances de reprendre connaissance. Chaque fois qu'il rate ce
     jet, il perd 1 point de vie (il ne récupère pas de points de vie normalement). »"""
-    s = run(dying(-2), rules.AdvanceTime(unit="round", rolls=(1,))).sheet
+    s = run(dying(-2), rules.AdvanceTime(unit="round", count=2, rolls=(1,))).sheet
     assert s.recovery == "alone"
     out = run(s, rules.AdvanceTime(unit="hour", count=3, rolls=(50, 50, 7)))
     assert out.sheet.current == -4
@@ -315,7 +362,7 @@ def test_recovery_alone_hourly_wake_or_lose_one() -> None:
     assert state(out.sheet) == "hors_de_combat"
     night = run(out.sheet, rules.LongRest(interrupted=False))
     assert night.sheet.current == -4  # no natural healing while alone
-    assert "ne récupère" in text(night)
+    assert "ni PV ni caractéristique ne reviennent" in text(night)
 
 
 def test_recovery_alone_daily_ten_percent_else_relapse() -> None:
@@ -393,16 +440,54 @@ def test_ability_damage_heals_one_per_night_two_per_full_day() -> None:
 
 
 def test_advance_time_nights_and_full_days_are_rests() -> None:
-    """“AdvanceTime drives the timed rules: … nights and full days of rest” (issue 3); a night is « 8 heures
-    de sommeil ou plus »."""
+    """“AdvanceTime drives the timed rules: … nights and full days of rest” (issue 3): « Grâce à une bonne nuit
+    de repos (8 heures de sommeil ou plus), un personnage regagne un nombre de points de vie égal à son niveau
+    global. » — a night is one a day: three nights are three days, not 24 hours (issue 13, T14)."""
     s = sheet(level=2, current=10)
     nights = run(s, rules.AdvanceTime(unit="night", count=3))
     assert nights.sheet.current == 16
-    assert nights.sheet.clock == 3 * 8 * HOUR
+    assert nights.sheet.clock == 3 * DAY
     days = run(s, rules.AdvanceTime(unit="full_day", count=2))
     assert days.sheet.current == 18
+    assert days.sheet.clock == 2 * DAY
     plain = run(s, rules.AdvanceTime(unit="day", count=2))
     assert plain.sheet.current == 10  # time without rest heals nothing
+
+
+def test_one_night_of_rest_a_day() -> None:
+    """« Grâce à une bonne nuit de repos (8 heures de sommeil ou plus), un personnage regagne un nombre de
+    points de vie égal à son niveau global. » « Si un personnage reste au lit ou se repose pendant toute une
+    journée, il récupère un nombre de points de vie égal à deux fois son niveau global. » — so nights never
+    beat the full day: one natural healing a day (issue 13 item 14, T14)."""
+    s = sheet(level=4, current=2, base_maximum=40)
+    night = run(s, rules.LongRest()).sheet
+    assert (night.current, night.clock, night.last_rest_at) == (6, 8 * HOUR, 8 * HOUR)
+    # A second night right after: refused, nothing changes (not 3 × level in 24 h by three nights).
+    with pytest.raises(rules.Refused, match="une seule guérison naturelle par période de 24 h") as err:
+        run(night, rules.LongRest())
+    assert "en commençant dans 16 heures" in err.value.reason
+    # A whole day in bed after the night ends 24 h after it: it is the next day's rest (2 × level).
+    assert run(night, rules.FullDayRest()).sheet.current == 14
+    # The day goes on; the next evening's night heals again.
+    evening = run(night, rules.AdvanceTime(unit="hour", count=16)).sheet
+    assert run(evening, rules.LongRest()).sheet.current == 10
+    # Or a full day in bed from that evening: twice the level.
+    bed = run(evening, rules.FullDayRest()).sheet
+    assert (bed.current, bed.clock) == (14, 48 * HOUR)
+    # Three nights by « Le temps passe » are three days, with three times the hourly nonlethal recovery.
+    hurt = sheet(level=1, current=2, base_maximum=40, nonlethal=40)
+    three = run(hurt, rules.AdvanceTime(unit="night", count=3)).sheet
+    assert (three.current, three.clock, three.nonlethal) == (5, 3 * DAY, 0)
+    # Versus the full day in bed, nights are never ahead: 3 nights (3 days) give 3, 3 full days give 6.
+    beds = run(hurt, rules.AdvanceTime(unit="full_day", count=3)).sheet
+    assert (beds.current, beds.clock) == (8, 3 * DAY)
+
+
+def test_time_unit_labels_in_refusals() -> None:
+    """“Every text a user can see is French and uses the labels the sheet shows” (issue 13 item 18)."""
+    with pytest.raises(rules.Refused) as err:
+        run(sheet(), rules.AdvanceTime(unit="semaine"))
+    assert "jour avec sa nuit de repos" in err.value.reason and "full_day" not in err.value.reason
 
 
 # --- Temporary PV ---------------------------------------------------------------------------------
@@ -422,6 +507,32 @@ def test_temporary_pv_note_and_fall_back() -> None:
     deep = run(s, rules.Damage(amount=15)).sheet  # total 15, below the noted 20
     stays = run(deep, rules.LoseTemporary())
     assert rules.derive(stays.sheet).total == 15
+
+
+def test_real_pv_and_total_with_temporary_pv_never_look_alike() -> None:
+    """« notez le nombre de points de vie actuels du personnage, avant de prendre en compte l'effet magique » —
+    the real PV and the total with temporary PV are two numbers: every text says which one it gives (issue 10
+    item 7: “13 / 38 PV” in the header and “En forme (18 PV)” in the state line)."""
+    s = run(sheet(base_maximum=38, current=13), rules.GainTemporary(amount=5)).sheet
+    d = rules.derive(s)
+    assert (d.current, d.maximum, d.temporary, d.total) == (13, 38, 5, 18)
+    assert d.explain("current") == "PV 13 sur 38 : les vrais points de vie, sans les 5 PV temporaires (total 18)"
+    assert d.explain("total") == "total de points de vie (celui des états) 18 = 13 (PV) + 5 (PV temporaires)"
+    assert "(13 PV + 5 PV temporaires = 18 au total)" in d.explain("state")
+    assert "18 PV)" not in d.explain("state")
+    # Nonlethal damage is compared with the total, and says so.
+    staggered = rules.derive(run(s, rules.Damage(amount=18, nonlethal=True)).sheet)
+    assert staggered.state == "chancelant"
+    assert staggered.explain("state") == (
+        "état : Chancelant (dégâts non létaux 18 = 18 PV au total, soit 13 PV + 5 PV temporaires) — Dégâts non "
+        "létaux égaux aux PV : une action simple par round."
+    )
+    # The demo: « 9/52 » and « 14 PV » are the real PV and the total.
+    demo = rules.derive(rules.demo_sheet("d20"))
+    assert (demo.current, demo.total) == (9, 14)
+    assert "9 PV + 5 PV temporaires" in demo.explain("state") and "sans les 5 PV temporaires" in demo.explain("current")
+    # Without temporary PV the state line gives the one number.
+    assert rules.derive(sheet(current=13)).explain("state").startswith("état : En forme (13 PV) —")
 
 
 def test_lost_temporary_pv_never_come_back() -> None:
@@ -460,10 +571,11 @@ def test_constitution_increase_raises_real_pv() -> None:
     assert back.current == 50
     down = run(back, rules.SetConstitutionBonus(level=0)).sheet
     assert (rules.derive(down).maximum, down.current) == (40, 40)
-    # Raising it by a plain edit works too; lowering it that way at full PV is refused with a pointer.
+    # A plain edit of the increase moves the PV the same way, both ways (T13).
     assert run(s, rules.Edit(changes={"constitution_bonus": 4})).sheet.current == 50
-    with pytest.raises(rules.SheetError, match="Augmentation de Constitution"):
-        run(back, rules.Edit(changes={"constitution_bonus": 0}))
+    edited = run(back, rules.Edit(changes={"constitution_bonus": 0}))
+    assert (rules.derive(edited.sheet).maximum, edited.sheet.current) == (40, 40)
+    assert "PV 50 → 40" in text(edited)
 
 
 def test_constitution_damage_lowers_pv_and_heals_back() -> None:
@@ -475,6 +587,20 @@ def test_constitution_damage_lowers_pv_and_heals_back() -> None:
     day = run(hurt, rules.FullDayRest()).sheet
     assert day.constitution_damage == 0
     assert (rules.derive(day).maximum, day.current) == (30, 30)
+
+
+def test_a_low_constitution_leaves_at_least_one_pv_per_level() -> None:
+    """« une augmentation, même temporaire, de la valeur de Constitution du personnage peut se traduire par une
+    augmentation ponctuelle de son nombre de points de vie » — and a fall of it by a loss, never below 1 PV per
+    level of maximum (T13); the PV lose what the maximum loses, no more."""
+    s = sheet(level=5, constitution=18, base_maximum=10, current=10)  # +4
+    low = run(s, rules.AbilityDamage(ability="constitution", points=17))  # Constitution 1: −5, so −45 PV…
+    d = rules.derive(low.sheet)
+    assert (d.maximum, low.sheet.current, d.state) == (5, 5, "en_forme")  # … but at least 5 × 1
+    assert "relevé à 5 (au moins 1 PV par niveau)" in d.explain("maximum")
+    assert "maximum 10 → 5, PV 10 → 5" in text(low)
+    back = run(low.sheet, rules.RestoreAbility(ability="constitution", points=17)).sheet
+    assert (rules.derive(back).maximum, back.current) == (10, 10)
 
 
 # --- Nonlethal damage -----------------------------------------------------------------------------
@@ -524,6 +650,10 @@ def test_nonlethal_states_follow_falling_pv_too() -> None:
 def test_nonlethal_heals_one_per_hour_per_level() -> None:
     """« Les dégâts non-létaux disparaissent au rythme de 1 point par heure et par niveau global. »"""
     s = run(sheet(level=3), rules.Damage(amount=10, nonlethal=True)).sheet
+    three = run(s, rules.AdvanceTime(unit="hour", count=3))
+    assert [line for line in three.log if line.startswith("Dégâts non létaux")] == [
+        "Dégâts non létaux : −9 en 3 heures (3 par heure) : 10 → 1."
+    ]
     assert run(s, rules.AdvanceTime(unit="minute", count=59)).sheet.nonlethal == 10
     assert run(s, rules.AdvanceTime(unit="hour", count=1)).sheet.nonlethal == 7
     assert run(s, rules.AdvanceTime(unit="hour", count=3)).sheet.nonlethal == 1
@@ -540,10 +670,22 @@ def test_pv_healing_removes_as_much_nonlethal() -> None:
     s = sheet(current=25, nonlethal=12)
     out = run(s, rules.Heal(amount=8, magical=True))
     assert out.sheet.current == 30
-    assert out.sheet.nonlethal == 4
-    # « any PV healing removes the same amount of nonlethal » (issue 3): not only spells (T9).
+    assert out.sheet.nonlethal == 4  # the spell's 8, even though the PV took only 5
+    assert "Les soins effacent aussi 8 dégâts non létaux : 12 → 4." in text(out)
+
+
+def test_only_spells_remove_nonlethal_beyond_the_hourly_rate() -> None:
+    """« Les sorts permettant de récupérer des points de vie font également disparaître un nombre égal de
+    points de dégâts non-létaux » — spells, not bandages nor a night's sleep, which leave only « 1 point par
+    heure et par niveau global » (issue 13 item 17, T9 revised)."""
+    s = sheet(level=2, current=20, nonlethal=12)
     mundane = run(s, rules.Heal(amount=3, magical=False))
-    assert (mundane.sheet.current, mundane.sheet.nonlethal) == (28, 9)
+    assert (mundane.sheet.current, mundane.sheet.nonlethal) == (23, 12)
+    night = run(s, rules.LongRest()).sheet
+    # 8 hours × 2 per hour = 16 ≥ 12 by the hourly rate; the night's healing adds nothing to it.
+    assert (night.current, night.nonlethal) == (22, 0)
+    short_night = run(sheet(level=1, current=20, nonlethal=12), rules.LongRest()).sheet
+    assert (short_night.current, short_night.nonlethal) == (21, 4)  # 8 h × 1: the rest removes no more
 
 
 def test_wrong_weapon_gives_minus_four_to_attack() -> None:
@@ -665,7 +807,7 @@ def test_sheet_records_resurrections_and_current_dd() -> None:
 
 
 def test_resurrection_of_the_living_refused() -> None:
-    with pytest.raises(rules.Refused, match="n'est pas mort"):
+    with pytest.raises(rules.Refused, match="Aldric est en vie : pas de résurrection"):
         run(sheet(), rules.Resurrection(procedure="souhait"))
 
 
@@ -700,11 +842,11 @@ def test_dead_regain_nothing() -> None:
         rules.FullDayRest(),
         rules.GainTemporary(amount=3),
     ):
-        with pytest.raises(rules.Refused, match="mort"):
+        with pytest.raises(rules.Refused, match=r"Aldric a perdu la vie : .* impossible"):
             run(s, action)
     out = run(s, rules.Damage(amount=5))
     assert out.sheet == s
-    assert "déjà mort" in text(out)
+    assert "Aldric a déjà perdu la vie : dégâts sans effet." in text(out)
 
 
 def test_new_damage_breaks_stabilisation() -> None:
@@ -731,12 +873,36 @@ def test_gm_edit_of_the_pv_follows_the_table() -> None:
     assert dead_edit.sheet.dead and "died" in dead_edit.events
 
 
+def test_a_lower_maximum_brings_the_pv_down_and_typed_pv_above_it_are_refused() -> None:
+    """« Quelle que soit la méthode utilisée, il est impossible de dépasser son maximum de points de vie. » — an
+    edit that lowers the maximum lowers the PV with it, as Douaratil does; PV typed above the maximum are refused,
+    without advice about a Constitution increase there is none of (issue 13 item 16, T13)."""
+    out = run(sheet(), rules.Edit(changes={"base_maximum": 20}))
+    assert (out.sheet.current, rules.derive(out.sheet).maximum) == (20, 20)
+    assert text(out) == "PV maximum : 30 → 20.\nPV ramenés au maximum : 30 → 20."
+    with pytest.raises(rules.Refused) as err:
+        run(sheet(), rules.Edit(changes={"current": 35}))
+    assert err.value.reason == "Les PV (35) ne peuvent pas dépasser le maximum (30)."
+    # A lower level with a Constitution increase lowers the maximum too, and the PV follow.
+    raised = run(sheet(constitution=12), rules.SetConstitutionBonus(level=4)).sheet  # +2 × 3 levels
+    assert (raised.current, rules.derive(raised).maximum) == (36, 36)
+    lower = run(raised, rules.Edit(changes={"level": 1})).sheet
+    assert (lower.current, rules.derive(lower).maximum) == (32, 32)
+    # The dead too (found by hypothesis, issue 19): Constitution 3 → 0 kills at 39/39, then a lower maximum.
+    corpse = rules.new_sheet("d20", name="Essai", level=1, base_maximum=40, constitution=3)
+    corpse = run(corpse, rules.AbilityDamage(ability="constitution", points=3)).sheet
+    assert corpse.dead and corpse.current == rules.derive(corpse).maximum == 39
+    out = run(corpse, rules.Edit(changes={"base_maximum": 39}))
+    assert out.sheet.current == rules.derive(out.sheet).maximum == 38
+    assert text(out) == "PV maximum : 40 → 39.\nPV ramenés au maximum : 39 → 38."
+
+
 def test_conditions_list_everything_the_pv_imply() -> None:
     """« Si les dégâts non-létaux … le dépassent, il perd connaissance » also at 0 PV, where the character is
     « hors de combat » too: the sheet lists both, each with where it comes from."""
     d = rules.derive(sheet(current=0, nonlethal=2))
     assert d.state == "inconscient"
-    assert {"hors_de_combat", "inconscient", "sans_defense"} <= set(d.conditions)
+    assert set(d.conditions) == {"hors_de_combat", "inconscient", "sans_defense"}
     assert d.condition_reasons["hors_de_combat"] == "découle des points de vie (0 PV)"
     assert d.condition_reasons["inconscient"] == "découle des dégâts non létaux (2 > 0 PV)"
     assert d.condition_reasons["sans_defense"] == "découle d'Inconscient"
@@ -745,8 +911,12 @@ def test_conditions_list_everything_the_pv_imply() -> None:
     assert asleep.condition_reasons["inconscient"] == "posé"
     with pytest.raises(rules.Refused, match="découle des points de vie"):
         run(sheet(current=0), rules.SetCondition(condition="hors_de_combat", active=False))
-    with pytest.raises(rules.Refused, match="ne se pose pas à la main"):
-        run(sheet(), rules.SetCondition(condition="mourant"))
+    # « Un test de Premiers secours de DD 15 réussi permet de stabiliser » : these follow the PV, never set.
+    for derived in ("mourant", "stabilise", "hors_de_combat"):
+        with pytest.raises(rules.Refused, match="on ne le pose pas à la main"):
+            run(sheet(), rules.SetCondition(condition=derived))
+        with pytest.raises(rules.SheetError, match="on ne le pose pas à la main"):
+            rules.new_sheet("d20", conditions=[derived])
 
 
 def test_lower_constitution_lowers_the_pv_of_the_dead_too() -> None:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 import rules
@@ -103,8 +104,12 @@ actions = st.one_of(
             st.fixed_dictionaries({"constitution_bonus": st.integers(0, 6)}),
             st.fixed_dictionaries({"base_maximum": st.integers(1, 40)}),
             st.fixed_dictionaries({"level": st.integers(1, 8)}),
+            st.fixed_dictionaries({"current": st.integers(-15, 40)}),
+            st.fixed_dictionaries({"constitution_damage": st.integers(0, 6)}),
         ),
     ),
+    st.builds(rules.StartTurn),
+    st.builds(rules.EndRound),
 )
 
 extremes = st.one_of(
@@ -172,10 +177,22 @@ def _step(sheet: rules.D20Sheet, action: rules.Action, rng: random.Random) -> ru
     assert all(isinstance(line, str) and line for line in out.log)
     for name in d:
         assert isinstance(d.explain(name), str)
+    # What the table says a sheet may hold holds after every action (issue 16 item 16).
+    assert rules.check_sheet(new) is new
     return new
 
 
+# Found by this property (issue 19): Constitution 3 → 0 kills at 39/39, then an edit of the maximum left
+# 39 PV above a maximum of 38 on the dead character.
+CORPSE_EDIT = (
+    rules.new_sheet("d20", name="Essai", level=1, base_maximum=40, constitution=3, nonlethal=0),
+    [rules.AbilityDamage(ability="constitution", points=3), rules.Edit(changes={"base_maximum": 39})],
+    0,
+)
+
+
 @given(starts, st.lists(actions, max_size=25), st.integers(0, 2**32))
+@example(*CORPSE_EDIT)
 def test_invariants_hold_over_random_sequences(start: rules.D20Sheet, sequence: list[rules.Action], seed: int) -> None:
     rng = random.Random(seed)
     sheet = start
@@ -257,3 +274,52 @@ def test_many_rests_at_once_equal_rests_one_by_one(
         one_by_one.recovery,
     )
     assert rules.derive(at_once).state == rules.derive(one_by_one).state
+
+
+def test_no_sequence_of_actions_leaves_a_sheet_that_will_not_load() -> None:
+    """“A hypothesis property per system: no sequence of actions leaves a sheet that
+    rules.sheet_from_json(rules.sheet_to_json(sheet)) refuses” (issue 13), with a real share of the actions applied (a
+    property that passes because everything is refused proves nothing)."""
+    counts: Counter[str] = Counter()
+
+    @given(starts, st.lists(st.one_of(actions, extremes), min_size=1, max_size=25), st.integers(0, 2**32))
+    @example(*CORPSE_EDIT)
+    def sequences(start: rules.D20Sheet, sequence: list[rules.Action], seed: int) -> None:
+        rng = random.Random(seed)
+        sheet = start
+        for action in sequence:
+            counts["tried"] += 1
+            out = apply_checked(sheet, action, rng)
+            if out is None:
+                continue
+            counts["applied"] += 1
+            sheet = out.sheet
+            assert rules.sheet_from_json(rules.sheet_to_json(sheet)) == sheet
+            assert rules.sheet_from_json(rules.sheet_to_json(sheet, indent=None)) == sheet
+
+    sequences()
+    assert counts["tried"] >= 20  # at least one action per example, even in the quick profile
+    assert counts["applied"] >= counts["tried"] * 4 // 10, counts  # ~80 % by default, 60 % at worst seen
+
+
+@given(starts, st.lists(actions, max_size=8), actions, st.integers(0, 2**32))
+def test_the_state_remembered_between_actions_changes_nothing(
+    start: rules.D20Sheet, sequence: list[rules.Action], last: rules.Action, seed: int
+) -> None:
+    """The state of the sheet the last action gave is remembered for the next one (issue 15): an action tells
+    the same story whether that memory is of its sheet or of another one."""
+    rng = random.Random(seed)
+    sheet = start
+    for action in sequence:
+        out = apply_checked(sheet, action, rng)
+        sheet = out.sheet if out is not None else sheet
+    try:
+        warm: object = rules.apply(sheet, last, rng=random.Random(seed))
+    except rules.Refused as exc:
+        warm = exc.reason
+    rules.apply(rules.new_sheet("d20", current=-3), rules.Heal(amount=1))  # another sheet's state now
+    try:
+        cold: object = rules.apply(sheet, last, rng=random.Random(seed))
+    except rules.Refused as exc:
+        cold = exc.reason
+    assert warm == cold

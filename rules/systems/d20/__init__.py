@@ -20,12 +20,14 @@ from rules.actions import (
     AdvanceTime,
     ClearConditions,
     Damage,
+    EndRound,
     GainTemporary,
     Heal,
     LongRest,
     LoseTemporary,
     SetCondition,
     Stabilise,
+    StartTurn,
 )
 from rules.systems import System, register
 from rules.systems.d20.actions import (
@@ -39,6 +41,7 @@ from rules.systems.d20.actions import (
     SetConstitutionBonus,
     StrenuousAction,
 )
+from rules.systems.d20.check import check_sheet, edit_line
 from rules.systems.d20.derive import derive, health_state
 from rules.systems.d20.describe import info
 from rules.systems.d20.handlers import (
@@ -60,7 +63,7 @@ from rules.systems.d20.handlers import (
 )
 from rules.systems.d20.sheet import SYSTEM_ID, D20Sheet, LocalWound
 from rules.systems.d20.table import D20Rules
-from rules.systems.d20.time import advance_time, full_day_rest, long_rest
+from rules.systems.d20.time import advance_time, end_round, full_day_rest, long_rest, start_turn
 
 __all__ = [
     "SYSTEM",
@@ -96,6 +99,8 @@ SYSTEM = register(
             LongRest: long_rest,
             FullDayRest: full_day_rest,
             AdvanceTime: advance_time,
+            StartTurn: start_turn,
+            EndRound: end_round,
             StrenuousAction: strenuous_action,
             SetConstitutionBonus: set_constitution_bonus,
             AddLocalWound: add_local_wound,
@@ -108,6 +113,8 @@ SYSTEM = register(
         state=health_state,
         info=info,
         after_edit=after_edit,
+        check=check_sheet,
+        edit_line=edit_line,
         # A demo caught mid-fight: burnt hand, temporary PV up, staggered by nonlethal blows, CON raised.
         demo={
             "name": "Aldric de Valombre",

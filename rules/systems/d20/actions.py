@@ -67,7 +67,11 @@ class AddLocalWound(Action):
     note: str = Field("", max_length=500, title="Note")
 
     def title(self) -> str:
-        return f"Blessure localisée ({self.body_part})"
+        # The body part's label from the shipped table (a title has no table at hand); the id if unknown.
+        from rules.systems import REGISTRY
+
+        parts: dict[str, str] = REGISTRY["d20"].ruleset().body_parts if "d20" in REGISTRY else {}
+        return f"Blessure localisée ({parts.get(self.body_part, self.body_part)})"
 
 
 class HealLocalWound(Action):

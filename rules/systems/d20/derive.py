@@ -49,10 +49,22 @@ def constitution_pv(sheet: D20Sheet, rs: D20Rules) -> int:
 
 
 def maximum(sheet: D20Sheet, rs: D20Rules) -> int:
-    if not _con_modified(sheet):
-        return sheet.base_maximum  # the floor (1 PV per level at most the base) cannot matter then
-    floor = min(sheet.base_maximum, sheet.level * rs.constitution.min_pv_per_level)
-    return min(MAX_POINTS, max(floor, sheet.base_maximum + constitution_pv(sheet, rs)))
+    """The effective maximum: the PV maximum plus what the Constitution in play adds (T13).
+
+    Runs after every action (``_settle``): worked out inline, same result as ``base_maximum +
+    constitution_pv`` raised to the floor of ``min_pv_per_level`` per level."""
+    bonus, damage, drain = sheet.constitution_bonus, sheet.constitution_damage, sheet.constitution_drain
+    base = sheet.base_maximum
+    if not (bonus or damage or drain) or not rs.constitution.changes_pv:
+        return base  # the floor (1 PV per level at most the base) cannot matter then
+    con = sheet.constitution
+    played = con + bonus - damage - drain
+    general = rs.general
+    start, step = general.ability_base, general.ability_step
+    con_pv = sheet.level * ((max(0, played) - start) // step - (con - start) // step)
+    if con_pv >= 0:
+        return min(MAX_POINTS, base + con_pv)
+    return max(min(base, sheet.level * rs.constitution.min_pv_per_level), base + con_pv)
 
 
 def pv_total(sheet: D20Sheet, rs: D20Rules) -> int:
@@ -60,14 +72,26 @@ def pv_total(sheet: D20Sheet, rs: D20Rules) -> int:
     return sheet.current + (sheet.temporary if rs.temporary.count_for_state else 0)
 
 
+def pv_words(sheet: D20Sheet, rs: D20Rules) -> str:
+    """The PV total as every text of the sheet says it: the real PV, and the temporary PV apart.
+
+    « 13 PV » without temporary PV; « 13 PV + 5 PV temporaires = 18 au total » with them (issue 10: the
+    header's real PV and the state's total must never look like two readings of one number)."""
+    if sheet.temporary and rs.temporary.count_for_state:
+        total = sheet.current + sheet.temporary
+        return f"{fmt_int(sheet.current)} PV + {sheet.temporary} PV temporaires = {fmt_int(total)} au total"
+    return f"{fmt_int(sheet.current)} PV"
+
+
 def death_reason(sheet: D20Sheet, rs: D20Rules) -> str:
     """Why the character is dead, or "" when alive."""
     if sheet.dead:
         return sheet.death_cause or "mort"
-    con = constitution_score(sheet) if _con_modified(sheet) else sheet.constitution
-    if con <= rs.thresholds.death_constitution:
-        return f"Constitution à {con}"
-    if sheet.current <= rs.thresholds.death_at:
+    thresholds = rs.thresholds
+    con = sheet.constitution + sheet.constitution_bonus - sheet.constitution_damage - sheet.constitution_drain
+    if con <= thresholds.death_constitution:
+        return f"Constitution à {max(0, con)}"
+    if sheet.current <= thresholds.death_at:
         return f"{fmt_int(sheet.current)} PV"
     return ""
 
@@ -109,16 +133,24 @@ def health_state(sheet: D20Sheet, rs: D20Rules, dead: str | None = None) -> tupl
         return state, dead
     total = pv_total(sheet, rs)
     nl = sheet.nonlethal
-    pv = f"{fmt_int(total)} PV"
+    pv = pv_words(sheet, rs)
     if state in ("inconscient", "chancelant"):
         if nl > 0 and nl >= total:
-            return state, f"dégâts non létaux {nl} {'=' if nl == total else '>'} {pv}"
+            return state, _nonlethal_words(nl, total, pv)
         return state, "état posé"
     if state == "mourant":
-        return state, f"{pv}, pas stabilisé"
+        return state, f"{pv}, sans stabilisation"
     if total < rs.thresholds.disabled_at:
         return state, f"{pv}, {RECOVERY_LABELS[sheet.recovery]}"
     return state, pv
+
+
+def _nonlethal_words(nl: int, total: int, pv: str) -> str:
+    """« dégâts non létaux 12 > 10 PV », or with temporary PV « … > 10 PV au total, soit 5 PV + 5 PV temporaires »."""
+    sign = "=" if nl == total else ">"
+    if pv.endswith("au total"):
+        return f"dégâts non létaux {nl} {sign} {fmt_int(total)} PV au total, soit {pv.split(' = ')[0]}"
+    return f"dégâts non létaux {nl} {sign} {pv}"
 
 
 def is_dead(sheet: D20Sheet, rs: D20Rules) -> bool:
@@ -145,13 +177,13 @@ def effective_conditions(sheet: D20Sheet, rs: D20Rules) -> dict[str, str]:
         elif total == zero:
             from_pv = "hors_de_combat"
         if from_pv and from_pv not in result:
-            result[from_pv] = f"découle des points de vie ({fmt_int(total)} PV)"
+            result[from_pv] = f"découle des points de vie ({pv_words(sheet, rs)})"
         nl = sheet.nonlethal
         if nl > 0 and nl >= total:
             from_nl = "chancelant" if nl == total else "inconscient"
             if from_nl not in result:
-                sign = "=" if nl == total else ">"
-                result[from_nl] = f"découle des dégâts non létaux ({nl} {sign} {fmt_int(total)} PV)"
+                words = _nonlethal_words(nl, total, pv_words(sheet, rs)).removeprefix("dégâts non létaux ")
+                result[from_nl] = f"découle des dégâts non létaux ({words})"
     pending = list(result)
     while pending:
         cid = pending.pop()
@@ -193,10 +225,10 @@ def _actions_allowed(state: str) -> tuple[str, str]:
             "une action simple ou une action de mouvement par round (pas les deux) ; "
             "une action simple ou fatigante coûte 1 PV",
         ),
-        "inconscient": ("none", "aucune action (inconscient, sans défense)"),
-        "stabilise": ("none", "aucune action (inconscient)"),
-        "mourant": ("none", "aucune action (inconscient, mourant)"),
-        "mort": ("none", "aucune action (mort)"),
+        "inconscient": ("none", "aucune action (sans connaissance, sans défense)"),
+        "stabilise": ("none", "aucune action (sans connaissance)"),
+        "mourant": ("none", "aucune action (sans connaissance, à l'agonie)"),
+        "mort": ("none", "aucune action (la mort)"),
     }[state]
 
 
@@ -241,12 +273,19 @@ def derive(sheet: D20Sheet, rs: D20Rules) -> Derived:
             top, f"{max_value.text}, relevé à {top} (au moins {rs.constitution.min_pv_per_level} PV par niveau)"
         )
     values["maximum"] = max_value
-    values["current"] = Explained(sheet.current, f"points de vie {fmt_int(sheet.current)} sur {top}")
+    if sheet.temporary:
+        current_text = (
+            f"PV {fmt_int(sheet.current)} sur {top} : les vrais points de vie, sans les {sheet.temporary} PV "
+            f"temporaires (total {fmt_int(sheet.current + sheet.temporary)})"
+        )
+    else:
+        current_text = f"PV {fmt_int(sheet.current)} sur {top}"
+    values["current"] = Explained(sheet.current, current_text)
     noted = sheet.temporary_noted if sheet.temporary_noted is not None else sheet.current
     if sheet.temporary:
         temp_text = (
             f"PV temporaires {sheet.temporary} : perdus en premier, jamais récupérés, même par magie ; à leur "
-            f"disparition, le total retombe aux {fmt_int(noted)} PV notés (s'il n'est pas déjà plus bas)"
+            f"disparition, le total retombe aux {fmt_int(noted)} PV notés (sauf total déjà plus bas)"
         )
     else:
         temp_text = "aucun PV temporaire"
@@ -254,9 +293,8 @@ def derive(sheet: D20Sheet, rs: D20Rules) -> Derived:
     values["temporary_noted"] = Explained(
         sheet.temporary_noted, f"PV notés avant les PV temporaires : {fmt_int(noted)}" if sheet.temporary else ""
     )
-    total = pv_total(sheet, rs)
     values["total"] = explained_sum(
-        "total de points de vie", sheet.current, [Term(sheet.temporary, "PV temporaires")], "PV"
+        "total de points de vie (celui des états)", sheet.current, [Term(sheet.temporary, "PV temporaires")], "PV"
     )
     state, why = health_state(sheet, rs)
     info_state = rs.health_states[state]
@@ -276,8 +314,8 @@ def derive(sheet: D20Sheet, rs: D20Rules) -> Derived:
     per_hour = rs.nonlethal.recovery_per_hour_per_level * sheet.level
     if sheet.nonlethal:
         nl_text = (
-            f"dégâts non létaux {sheet.nonlethal}, comptés à part (jamais ôtés des PV) ; chancelant s'ils égalent "
-            f"le total de PV ({fmt_int(total)}), inconscient au-delà ; −{per_hour} par heure"
+            f"dégâts non létaux {sheet.nonlethal}, comptés à part (jamais ôtés des PV) ; état Chancelant s'ils égalent "
+            f"le total de PV ({pv_words(sheet, rs)}), Inconscient au-delà ; −{per_hour} par heure"
         )
     else:
         nl_text = "aucun dégât non létal"
@@ -335,11 +373,15 @@ def derive(sheet: D20Sheet, rs: D20Rules) -> Derived:
         f"({signed(sheet.fortitude)}) ou la mort",
     )
     if sheet.recovery in ("alone", "alone_awake") and sheet.current < rs.thresholds.disabled_at:
-        healing = Explained(0, "seul et sans soins : ne récupère pas de PV au repos")
+        healing = Explained(0, "sans assistance ni soins : pas de guérison au repos")
     else:
         night = rs.healing.night_per_level * sheet.level
         day = rs.healing.full_day_per_level * sheet.level
-        healing = Explained(night, f"guérison naturelle : +{night} PV par nuit de repos, +{day} PV par journée au lit")
+        healing = Explained(
+            night,
+            f"guérison naturelle : +{night} PV par nuit de repos, +{day} PV par journée complète au lit ; "
+            f"une seule par période de {plural(rs.healing.rest_interval_hours, 'heure')}",
+        )
     values["natural_healing"] = healing
     for ability in ABILITIES:
         score = ability_score(sheet, ability)

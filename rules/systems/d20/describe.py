@@ -19,7 +19,6 @@ from rules.info import (
 from rules.labels import ABILITIES, ABILITY_LABELS
 from rules.model import (
     MAX_POINTS,
-    of,
 )
 from rules.systems.d20.actions import (
     AbilityDamage,
@@ -31,7 +30,7 @@ from rules.systems.d20.actions import (
     SetConstitutionBonus,
     StrenuousAction,
 )
-from rules.systems.d20.sheet import MAX_SCORE, SYSTEM_ID
+from rules.systems.d20.sheet import MAX_SCORE, SHEET_LABELS, SYSTEM_ID
 from rules.systems.d20.table import D20Rules
 
 CON_BONUS_LADDER = 12  # levels the UI's Constitution-increase selector offers (the action takes up to 50)
@@ -40,12 +39,12 @@ CON_BONUS_LADDER = 12  # levels the UI's Constitution-increase selector offers (
 def info(rs: D20Rules) -> SystemInfo:
     """d20 as the UI lays it out."""
     characteristics = tuple(
-        FieldInfo(a, ABILITY_LABELS[a], "int", group="characteristics", minimum=0, maximum=MAX_SCORE) for a in ABILITIES
+        FieldInfo(a, SHEET_LABELS[a], "int", group="characteristics", minimum=0, maximum=MAX_SCORE) for a in ABILITIES
     )
     damages = tuple(
         FieldInfo(
             f"{a}_damage",
-            f"Affaiblissement {of(ABILITY_LABELS[a])}",
+            SHEET_LABELS[f"{a}_damage"],
             "int",
             group="characteristics",
             minimum=0,
@@ -57,7 +56,7 @@ def info(rs: D20Rules) -> SystemInfo:
     drains = tuple(
         FieldInfo(
             f"{a}_drain",
-            f"Diminution permanente {of(ABILITY_LABELS[a])}",
+            SHEET_LABELS[f"{a}_drain"],
             "int",
             group="characteristics",
             minimum=0,
@@ -71,10 +70,10 @@ def info(rs: D20Rules) -> SystemInfo:
         *characteristics,
         *damages,
         *drains,
-        FieldInfo("fortitude", "Vigueur (bonus au jet)", "int", group="characteristics", minimum=-50, maximum=100),
+        FieldInfo("fortitude", SHEET_LABELS["fortitude"], "int", group="characteristics", minimum=-50, maximum=100),
         FieldInfo(
             "base_maximum",
-            "PV maximum",
+            SHEET_LABELS["base_maximum"],
             "int",
             group="health",
             minimum=1,
@@ -83,15 +82,15 @@ def info(rs: D20Rules) -> SystemInfo:
         ),
         FieldInfo(
             "weapon_lethal",
-            "Arme en main conçue pour des dégâts létaux",
+            SHEET_LABELS["weapon_lethal"],
             "bool",
             group="other",
             tooltip="Frapper pour des dégâts non létaux avec une arme létale, ou l'inverse : −4 à l'attaque.",
         ),
-        FieldInfo("weapon_melee", "Arme de corps à corps", "bool", group="other"),
-        FieldInfo("strike_nonlethal", "Frapper pour des dégâts non létaux", "bool", group="other"),
-        FieldInfo("resurrections", "Résurrections réussies", "int", group="other", minimum=0, maximum=1000),
-        FieldInfo("quick_failures", "Résurrections rapides ratées", "int", group="other", minimum=0, maximum=1000),
+        FieldInfo("weapon_melee", SHEET_LABELS["weapon_melee"], "bool", group="other"),
+        FieldInfo("strike_nonlethal", SHEET_LABELS["strike_nonlethal"], "bool", group="other"),
+        FieldInfo("resurrections", SHEET_LABELS["resurrections"], "int", group="other", minimum=0, maximum=1000),
+        FieldInfo("quick_failures", SHEET_LABELS["quick_failures"], "int", group="other", minimum=0, maximum=1000),
     )
     bonus_levels = [LadderLevel(0, "Aucune", "La Constitution de la fiche")]
     for n in range(1, CON_BONUS_LADDER + 1):
@@ -127,7 +126,7 @@ def info(rs: D20Rules) -> SystemInfo:
         time_units=tuple(ChoiceInfo(k, rs.time_labels.get(k, k)) for k in rs.time_units),
         damage_types=(),
         wound_types=parts,
-        rests=((LongRest, "Nuit de repos (8 h)"), (FullDayRest, "Journée complète de repos")),
+        rests=((LongRest, f"Nuit de repos ({rs.healing.night_hours} h)"), (FullDayRest, "Journée complète de repos")),
         features=frozenset(
             {
                 "temporary",
@@ -166,7 +165,7 @@ def info(rs: D20Rules) -> SystemInfo:
             "ability_actions": (AbilityDamage, RestoreAbility),
             "strenuous_action": StrenuousAction,
             "resurrection_action": Resurrection,
-            # The dying character's d100 comes with each round: ``AdvanceTime(unit="round")``.
+            # The dying character's d100 comes at its turn (``StartTurn``), or with each round passed.
             "turn_unit": "round",
         },
     )

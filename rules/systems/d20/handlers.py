@@ -15,7 +15,7 @@ from rules.actions import (
     SetCondition,
     Stabilise,
 )
-from rules.errors import FIELD_LABELS, Refused
+from rules.errors import Refused
 from rules.labels import ABILITIES, ABILITY_LABELS
 from rules.model import (
     MAX_POINTS,
@@ -51,7 +51,16 @@ from rules.systems.d20.derive import (
     resurrection_dd,
     state_id,
 )
-from rules.systems.d20.sheet import MAX_COUNT, MAX_SCORE, MAX_WOUND_ID, MAX_WOUNDS, D20Sheet, LocalWound, _points
+from rules.systems.d20.sheet import (
+    MAX_COUNT,
+    MAX_SCORE,
+    MAX_WOUND_ID,
+    MAX_WOUNDS,
+    SHEET_LABELS,
+    D20Sheet,
+    LocalWound,
+    _points,
+)
 from rules.systems.d20.table import STATE_IDS, D20Rules, Procedure
 
 BYPASS: tuple[Procedure, ...] = ("resurrection_supreme", "souhait")
@@ -62,8 +71,9 @@ def _name(sheet: D20Sheet) -> str:
 
 
 def _alive(sheet: D20Sheet, rs: D20Rules, what: str) -> None:
+    # Worded without gender: the sheet does not say how to refer to the character (« Brenna meurt »).
     if is_dead(sheet, rs):
-        raise Refused(f"{_name(sheet)} est mort : {what} impossible.")
+        raise Refused(f"{_name(sheet)} a perdu la vie : {what} impossible.")
 
 
 def _hours(rs: D20Rules, count: int) -> int:
@@ -125,20 +135,31 @@ UNCONSCIOUS = ("inconscient", "stabilise", "mourant")
 
 
 def _settle(before: D20Sheet, sheet: D20Sheet, rs: D20Rules, ctx: Context) -> D20Sheet:
-    """Make the sheet coherent after a change and say in the journal what its state became."""
-    unchanged = before is sheet
+    """Make the sheet coherent after a change and say in the journal what its state became.
+
+    Runs after every action, often several times (each hit, each timed roll): kept lean (issue 15)."""
     changes: dict[str, Any] = {}
+    current = sheet.current
+    if sheet.constitution_bonus or sheet.constitution_damage or sheet.constitution_drain:
+        top = maximum(sheet, rs)
+    else:
+        top = sheet.base_maximum  # ``maximum`` without a Constitution change, without the call
+    if current > top:
+        # « Quelle que soit la méthode utilisée, il est impossible de dépasser son maximum » — the dead too
+        # (a lower maximum by an edit or a lower Constitution).
+        ctx.say(f"PV ramenés au maximum : {fmt_int(current)} → {top}.")
+        changes["current"] = current = top
+    temporary, noted = sheet.temporary, sheet.temporary_noted
+    if noted is not None and temporary == 0:
+        changes["temporary_noted"] = noted = None
     if sheet.dead:
-        return sheet
-    top = maximum(sheet, rs)
-    if sheet.current > top:
-        ctx.say(f"PV ramenés au maximum : {fmt_int(sheet.current)} → {top}.")
-        changes["current"] = top
-    if sheet.current >= rs.thresholds.disabled_at and (sheet.recovery or sheet.recovery_roll_at is not None):
+        return evolve(sheet, **changes) if changes else sheet
+    recovery, recovery_at = sheet.recovery, sheet.recovery_roll_at
+    if current >= rs.thresholds.disabled_at and (recovery or recovery_at is not None):
         # « S'il remonte à 1 point de vie ou plus … comme s'il n'avait jamais été mourant » (and at 0:
         # « il reprend conscience mais est hors de combat »): the stabilisation story is over.
-        changes["recovery"] = ""
-        changes["recovery_roll_at"] = None
+        changes["recovery"] = recovery = ""
+        changes["recovery_roll_at"] = recovery_at = None
     if changes:
         sheet = evolve(sheet, **changes)
         changes = {}
@@ -146,45 +167,63 @@ def _settle(before: D20Sheet, sheet: D20Sheet, rs: D20Rules, ctx: Context) -> D2
     if cause:
         return _die(sheet, ctx, cause)  # it tells the journal and stops every timer
     state1 = state_id(sheet, rs, "")
-    state0 = state1 if unchanged else state_id(before, rs)
+    if before is sheet:
+        state0 = state1
+    else:
+        last = _LAST_STATE[0]  # one read of one tuple: another thread's settle cannot mix into it
+        if last[0] is before and last[1] is rs:
+            state0 = last[2]  # ``before`` is the sheet the last settle gave: its state is known
+        else:
+            state0 = state_id(before, rs)
+    clock = sheet.clock
     if state1 == "mourant":
         if sheet.dying_roll_at is None or state0 != "mourant":
-            changes["dying_roll_at"] = sheet.clock + rs.dying.first_roll_after_rounds * rs.time_units["round"]
+            changes["dying_roll_at"] = clock + rs.dying.first_roll_after_rounds * rs.time_units["round"]
     elif sheet.dying_roll_at is not None:
         changes["dying_roll_at"] = None
-    if sheet.recovery in ("assisted", "alone") and sheet.recovery_roll_at is None:
-        hours = (
-            rs.recovery.assisted_first_roll_hours if sheet.recovery == "assisted" else rs.recovery.alone_interval_hours
-        )
-        changes["recovery_roll_at"] = sheet.clock + _hours(rs, hours)
-    elif sheet.recovery == "alone_awake" and sheet.recovery_roll_at is None:
-        changes["recovery_roll_at"] = sheet.clock + _hours(rs, rs.recovery.alone_first_daily_roll_hours)
-    elif sheet.recovery in ("", "awake") and sheet.recovery_roll_at is not None:
+    if recovery_at is None:
+        if recovery == "assisted" or recovery == "alone":
+            rec = rs.recovery
+            hours = rec.assisted_first_roll_hours if recovery == "assisted" else rec.alone_interval_hours
+            changes["recovery_roll_at"] = clock + _hours(rs, hours)
+        elif recovery == "alone_awake":
+            changes["recovery_roll_at"] = clock + _hours(rs, rs.recovery.alone_first_daily_roll_hours)
+    elif recovery == "" or recovery == "awake":
         changes["recovery_roll_at"] = None
     if sheet.nonlethal > 0 and rs.nonlethal.recovery_per_hour_per_level > 0:
         if sheet.nonlethal_heal_at is None:
-            changes["nonlethal_heal_at"] = sheet.clock + _hours(rs, 1)
+            changes["nonlethal_heal_at"] = clock + _hours(rs, 1)
     elif sheet.nonlethal_heal_at is not None:
         changes["nonlethal_heal_at"] = None
-    if sheet.temporary > 0 and sheet.temporary_noted is None:
-        changes["temporary_noted"] = sheet.current
-    elif sheet.temporary == 0 and sheet.temporary_noted is not None:
-        changes["temporary_noted"] = None
+    if temporary > 0 and noted is None:
+        changes["temporary_noted"] = current
     if changes:
         sheet = evolve(sheet, **changes)
     if state1 != state0:
-        why = health_state(sheet, rs, "")[1]
-        label0 = rs.health_states[state0].label
-        label1 = rs.health_states[state1].label
-        ctx.say(f"État : {label0} → {label1} ({why}) — {rs.health_states[state1].effect}")
-        news = WORSE_NEWS.get(state1)
-        if news and STATE_RANK[state1] > STATE_RANK[state0]:
-            ctx.event(news)
-        if state1 == "stabilise":
-            ctx.event("stabilised")
-        if state0 in UNCONSCIOUS and state1 not in UNCONSCIOUS:
-            ctx.event("woke")
+        _tell_state(sheet, rs, ctx, state0, state1)
+    _LAST_STATE[0] = (sheet, rs, state1)
     return sheet
+
+
+def _tell_state(sheet: D20Sheet, rs: D20Rules, ctx: Context, state0: str, state1: str) -> None:
+    """The journal line and the UI's events of a change of state."""
+    why = health_state(sheet, rs, "")[1]
+    label0 = rs.health_states[state0].label
+    label1 = rs.health_states[state1].label
+    ctx.say(f"État : {label0} → {label1} ({why}) — {rs.health_states[state1].effect}")
+    news = WORSE_NEWS.get(state1)
+    if news and STATE_RANK[state1] > STATE_RANK[state0]:
+        ctx.event(news)
+    if state1 == "stabilise":
+        ctx.event("stabilised")
+    if state0 in UNCONSCIOUS and state1 not in UNCONSCIOUS:
+        ctx.event("woke")
+
+
+# The last sheet ``_settle`` gave, its table and its state: the next action starts from it, and its state
+# is the « before » of the next settle (issue 15: one state worked out per action, not two). Sheets are
+# immutable, so the identity of the object is enough.
+_LAST_STATE: list[tuple[Any, Any, str]] = [(None, None, "")]
 
 
 H = TypeVar("H", bound=Action)
@@ -220,7 +259,7 @@ def _lose(sheet: D20Sheet, amount: int, rs: D20Rules, ctx: Context, what: str) -
     absorbed = min(sheet.temporary, amount)
     real = amount - absorbed
     new_current = _points(sheet.current - real)
-    line = f"{what} : {_name(sheet)} perd {plural(amount, 'PV', 'PV')}"
+    line = f"{what} : {_name(sheet)} perd {amount} PV"
     if absorbed:
         line += f" ({absorbed} absorbés par les PV temporaires)"
     line += f" : {fmt_int(sheet.current)} → {fmt_int(new_current)} PV."
@@ -231,12 +270,16 @@ def _lose(sheet: D20Sheet, amount: int, rs: D20Rules, ctx: Context, what: str) -
 def _con_changed(old: D20Sheet, new: D20Sheet, rs: D20Rules, ctx: Context) -> D20Sheet:
     """« une augmentation, même temporaire, de la valeur de Constitution … augmentation ponctuelle de son
     nombre de points de vie … il ne s'agit pas de points de vie temporaires » : real PV, both ways."""
-    delta = constitution_pv(new, rs) - constitution_pv(old, rs)
+    if constitution_pv(new, rs) == constitution_pv(old, rs):
+        return new
+    # The PV move as far as the maximum does (never below 1 PV per level, T13), the sheet's own PV maximum
+    # aside (an edit of it moves no PV).
+    before_max = maximum(old, rs)
+    after_max = maximum(new, rs)
+    delta = maximum(evolve(new, base_maximum=old.base_maximum), rs) - before_max
     # The dead regain nothing, but a lower Constitution still lowers their PV with the maximum.
     if delta == 0 or (new.dead and delta > 0):
         return new
-    before_max = maximum(old, rs)
-    after_max = maximum(new, rs)
     con0, con1 = ability_score(old, "constitution"), ability_score(new, "constitution")
     current = _points(new.current + delta)
     ctx.say(
@@ -272,7 +315,7 @@ def _heal_pv(
         # The healing is real: the value the PV fall back to when the temporary PV go includes it (T4).
         changes["temporary_noted"] = new_current
     removes = rs.nonlethal.rest_removes if rest else (magical or rs.nonlethal.healing_removes == "any")
-    if removes and sheet.nonlethal:
+    if removes and sheet.nonlethal and amount > 0:
         # « Les sorts permettant de récupérer des points de vie font également disparaître un nombre égal
         #   de points de dégâts non-létaux »
         removed = min(sheet.nonlethal, amount)
@@ -283,17 +326,22 @@ def _heal_pv(
             if magical and gained >= rs.dying.heal_spell_min:
                 # « Si un sort de guérison lui rend ne serait-ce qu'un point de vie, il cesse de perdre des
                 #   points de vie et son état se stabilise. »
-                ctx.say("Le sort de guérison le stabilise : il ne perd plus de PV (récupération avec assistance).")
+                ctx.say("Le sort de guérison stabilise son état : plus de perte de PV (récupération avec assistance).")
                 changes["recovery"] = "assisted"
                 changes["recovery_roll_at"] = None
                 ctx.event("stabilised")
+            elif magical:
+                ctx.say(
+                    f"Un sort qui ne rend aucun PV ne stabilise pas (au moins "
+                    f"{plural(rs.dying.heal_spell_min, 'PV')} nécessaire) : l'état reste Mourant."
+                )
             else:
-                ctx.say("Des soins non magiques ne stabilisent pas : toujours mourant.")
+                ctx.say("Des soins non magiques ne stabilisent pas : l'état reste Mourant.")
         elif sheet.recovery in ("alone", "alone_awake"):
-            # Someone now tends him (the healer's intervention of « Récupération avec assistance »).
+            # Someone now tends the character (the healer's intervention of « Récupération avec assistance »).
             changes["recovery"] = "assisted" if sheet.recovery == "alone" else "awake"
             changes["recovery_roll_at"] = None
-            ctx.say("Soigné, il n'est plus seul : récupération avec assistance.")
+            ctx.say("Des soins arrivent : la récupération se fait désormais avec assistance.")
     new = evolve(sheet, **changes)
     if new.wounds:
         full = rs.local_wounds.heal_at_full and new_current >= top and sheet.current < top
@@ -307,7 +355,7 @@ def _heal_pv(
 
 def _check_part(part: str, rs: D20Rules) -> None:
     if part not in rs.body_parts:
-        known = ", ".join(rs.body_parts)
+        known = ", ".join(rs.body_parts.values())
         raise Refused(f"Partie du corps inconnue : « {part} » (attendu : {known}).")
 
 
@@ -339,9 +387,9 @@ def damage(sheet: D20Sheet, action: Damage, ctx: Context) -> D20Sheet:
     if action.body_part is not None:
         _check_part(action.body_part, rs)
     if is_dead(sheet, rs):
-        ctx.say(f"{_name(sheet)} est déjà mort : dégâts sans effet.")
+        ctx.say(f"{_name(sheet)} a déjà perdu la vie : dégâts sans effet.")
         return sheet
-    dealt = 0
+    dealt, dead = 0, False
     for _ in range(action.hits):
         roll = ctx.amount(action.amount, "Dégâts")
         if not roll.given:
@@ -360,9 +408,11 @@ def damage(sheet: D20Sheet, action: Damage, ctx: Context) -> D20Sheet:
         massive = action.single_attack and amount >= rs.massive_damage.threshold
         if massive and (not action.nonlethal or rs.massive_damage.nonlethal_counts) and not is_dead(sheet, rs):
             sheet = _massive_damage(sheet, amount, rs, ctx)
-        if is_dead(sheet, rs):
-            break  # the hits left fall on a corpse; ``_settle`` records the death
-    if action.body_part is not None and dealt > 0 and not is_dead(sheet, rs):
+        if action.hits > 1 or action.body_part is not None:  # else ``_settle`` alone needs to know
+            dead = is_dead(sheet, rs)
+            if dead:
+                break  # the hits left fall on a corpse; ``_settle`` records the death
+    if action.body_part is not None and dealt > 0 and not dead:
         sheet = _add_wound(sheet, action.body_part, "", rs, ctx)
     return sheet
 
@@ -370,7 +420,7 @@ def damage(sheet: D20Sheet, action: Damage, ctx: Context) -> D20Sheet:
 def _take_lethal(sheet: D20Sheet, amount: int, rs: D20Rules, ctx: Context) -> tuple[D20Sheet, int]:
     sheet, real = _lose(sheet, amount, rs, ctx, "Dégâts")
     if real > 0 and sheet.recovery and rs.dying.damage_breaks_stability:
-        ctx.say("Les nouveaux dégâts rouvrent ses blessures : il n'est plus stabilisé.")
+        ctx.say("Les nouveaux dégâts rouvrent ses blessures : fin de la stabilisation.")
         sheet = evolve(sheet, recovery="", recovery_roll_at=None)
     return sheet, real
 
@@ -401,7 +451,7 @@ def _massive_damage(sheet: D20Sheet, amount: int, rs: D20Rules, ctx: Context) ->
 @_settled
 def heal(sheet: D20Sheet, action: Heal, ctx: Context) -> D20Sheet:
     rs: D20Rules = ctx.ruleset
-    _alive(sheet, rs, "regagner des points de vie (seule une résurrection le ramène)")
+    _alive(sheet, rs, "regagner des points de vie (seule une résurrection ramène à la vie)")
     roll = ctx.amount(action.amount, "Soins")
     if roll.total < 0:
         raise Refused(f"Des soins négatifs ({roll.total}) n'ont pas de sens : utilisez Dégâts.")
@@ -460,10 +510,11 @@ def set_condition(sheet: D20Sheet, action: SetCondition, ctx: Context) -> D20She
     cid = action.condition
     rule = rs.conditions.get(cid)
     if rule is None:
-        raise Refused(f"État inconnu : « {cid} ».")
+        known = ", ".join(r.label for r in rs.conditions.values() if r.settable)
+        raise Refused(f"État inconnu : « {cid} » (états à poser : {known}).")
     if action.active:
         if not rule.settable:
-            raise Refused(f"{rule.label} découle des points de vie : il ne se pose pas à la main.")
+            raise Refused(f"L'état {rule.label} découle des points de vie : on ne le pose pas à la main.")
         if cid in sheet.conditions:
             ctx.say(f"{rule.label} : déjà en place.")
             return sheet
@@ -473,7 +524,7 @@ def set_condition(sheet: D20Sheet, action: SetCondition, ctx: Context) -> D20She
     if cid not in sheet.conditions:
         why = effective_conditions(sheet, rs).get(cid)
         if why:
-            raise Refused(f"{rule.label} {why} : il ne se retire pas à la main.")
+            raise Refused(f"L'état {rule.label} {why} : on ne le retire pas à la main.")
         ctx.say(f"{rule.label} : n'était pas en place.")
         return sheet
     ctx.say(f"État {rule.label} retiré.")
@@ -496,9 +547,9 @@ def stabilise(sheet: D20Sheet, action: Stabilise, ctx: Context) -> D20Sheet:
     rs: D20Rules = ctx.ruleset
     _alive(sheet, rs, "stabiliser")
     if pv_total(sheet, rs) >= rs.thresholds.disabled_at:
-        raise Refused(f"{_name(sheet)} n'est pas mourant (PV à 0 ou plus) : rien à stabiliser.")
+        raise Refused(f"{_name(sheet)} n'est pas à l'agonie (PV à 0 ou plus) : rien à stabiliser.")
     if sheet.recovery in ("assisted", "awake"):
-        raise Refused(f"{_name(sheet)} est déjà stabilisé, avec assistance.")
+        raise Refused(f"L'état de {_name(sheet)} est déjà stabilisé, avec assistance.")
     if action.method == "first_aid":
         # « Un test de Premiers secours de DD 15 réussi permet de stabiliser l'état d'un personnage mourant »
         if not _check(ctx, "Premiers secours", action.modifier, rs.dying.first_aid_dd):
@@ -507,13 +558,13 @@ def stabilise(sheet: D20Sheet, action: Stabilise, ctx: Context) -> D20Sheet:
         raise Refused(f"Méthode de stabilisation inconnue : « {action.method} » (premiers secours ou magie).")
     if sheet.recovery == "":
         ctx.say(
-            f"Stabilisé avec assistance : ne perd plus de PV ; 1d100 dans "
+            f"Stabilisation avec assistance : plus de perte de PV ; 1d100 dans "
             f"{plural(rs.recovery.assisted_first_roll_hours, 'heure')} pour reprendre connaissance "
             f"({rs.recovery.assisted_wake_chance} %)."
         )
         ctx.event("stabilised")
         return evolve(sheet, recovery="assisted", recovery_roll_at=None, dying_roll_at=None)
-    ctx.say("Un soigneur veille désormais sur lui : récupération avec assistance.")
+    ctx.say(f"Un soigneur veille désormais sur {_name(sheet)} : récupération avec assistance.")
     return evolve(sheet, recovery="assisted" if sheet.recovery == "alone" else "awake", recovery_roll_at=None)
 
 
@@ -528,7 +579,7 @@ def strenuous_action(sheet: D20Sheet, action: StrenuousAction, ctx: Context) -> 
     if state in ("en_forme", "chancelant"):
         raise Refused(f"{_name(sheet)} n'est pas hors de combat : une action simple ne lui coûte pas de PV.")
     if state != "hors_de_combat":
-        raise Refused(f"{_name(sheet)} est {rs.health_states[state].label.lower()} : il ne peut plus rien faire.")
+        raise Refused(f"{_name(sheet)} : état {rs.health_states[state].label}, plus aucune action possible.")
     healed = 0
     roll = ctx.amount(action.healing, "Soins de l'action")
     if roll.total < 0:
@@ -597,7 +648,7 @@ def restore_ability(sheet: D20Sheet, action: RestoreAbility, ctx: Context) -> D2
     field = f"{action.ability}_{'drain' if action.drain else 'damage'}"
     old_value: int = getattr(sheet, field)
     if old_value == 0:
-        raise Refused(f"Aucun point à restaurer ({FIELD_LABELS.get(field, field)} à 0).")
+        raise Refused(f"Aucun point à restaurer ({SHEET_LABELS[field]} à 0).")
     new_value = max(0, old_value - action.points)
     label = ABILITY_LABELS[action.ability]
     new = evolve(sheet, **{field: new_value})
@@ -656,7 +707,7 @@ def resurrection(sheet: D20Sheet, action: Resurrection, ctx: Context) -> D20Shee
     rr = rs.resurrection
     name = _name(sheet)
     if not is_dead(sheet, rs):
-        raise Refused(f"{name} n'est pas mort : pas de résurrection.")
+        raise Refused(f"{name} est en vie : pas de résurrection.")
     label = rr.procedures[action.procedure]
     contributed = len(action.contributions) + action.contribution_successes + action.contribution_failures
     if action.procedure in BYPASS:
@@ -671,7 +722,7 @@ def resurrection(sheet: D20Sheet, action: Resurrection, ctx: Context) -> D20Shee
     if sheet.soul_lost:
         raise Refused(
             f"L'âme de {name} est perdue après un rituel raté : seuls Résurrection suprême ou Souhait peuvent "
-            "encore le ramener."
+            "encore ramener ce personnage."
         )
     if not action.consents:
         raise Refused("L'âme refuse de revenir : rien ne change.")
@@ -720,6 +771,24 @@ def resurrection(sheet: D20Sheet, action: Resurrection, ctx: Context) -> D20Shee
 
 
 def after_edit(old: D20Sheet, new: D20Sheet, rs: D20Rules, ctx: Context) -> D20Sheet:
-    """After a validated ``Edit``: the Constitution's PV, the maximum, and the states follow."""
+    """After a validated ``Edit``: the Constitution's PV, the maximum, and the states follow.
+
+    PV typed above the maximum are refused; a lower maximum (PV maximum, level, Constitution) brings the
+    PV down with it and the journal says so, as an action would (docs/rules-notes.md T13).
+    """
+    if new.clock != old.clock:
+        raise Refused(
+            "L'horloge de la fiche ne se modifie pas à la main : faites passer le temps (« Le temps passe »)."
+        )
+    typed = new.current != old.current
     new = _con_changed(old, new, rs, ctx)
+    top = maximum(new, rs)
+    if typed and new.current > top:
+        raise Refused(f"Les PV ({fmt_int(new.current)}) ne peuvent pas dépasser le maximum ({top}).")
+    if new.dead and not old.dead:
+        # A death written by hand: what only the living have stops, as in ``_die``.
+        new = evolve(new, recovery="", dying_roll_at=None, recovery_roll_at=None, nonlethal_heal_at=None)
+    elif old.dead and not new.dead:
+        # Brought back by hand (a GM's correction): the story of the death goes with it.
+        new = evolve(new, death_cause="", soul_lost=False, quick_blocked=False)
     return _settle(old, new, rs, ctx)

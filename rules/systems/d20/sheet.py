@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
 from rules.errors import FIELD_LABELS
 from rules.labels import ABILITIES, ABILITY_LABELS
 from rules.model import (
+    MAX_CLOCK,
     MAX_POINTS,
     Frozen,
     SheetBase,
@@ -17,12 +18,13 @@ from rules.model import (
 
 SYSTEM_ID = "d20"
 Recovery = Literal["", "assisted", "alone", "alone_awake", "awake"]
+# How each recovery reads on the sheet, worded without gender (« Brenna », « Aldric » alike).
 RECOVERY_LABELS = {
     "": "",
-    "assisted": "stabilisé avec assistance, inconscient",
-    "alone": "stabilisé seul, inconscient",
-    "alone_awake": "éveillé mais seul, ne récupère pas encore",
-    "awake": "éveillé, récupère normalement",
+    "assisted": "stabilisation avec assistance, sans connaissance",
+    "alone": "stabilisation sans assistance, sans connaissance",
+    "alone_awake": "réveil sans assistance, la guérison n'a pas commencé",
+    "awake": "réveil, guérison au rythme habituel",
 }
 MAX_SCORE = 99
 MAX_WOUNDS = 200
@@ -30,24 +32,54 @@ MAX_WOUND_ID = 100_000
 MAX_COUNT = 1000  # resurrections and failed quick attempts a sheet records
 
 
-# French labels of this system's stored fields, for the journal of ``Edit`` and validation messages.
+# Every stored field as the sheet names it, for the journal of ``Edit``, the form and the checks of
+# ``check.py`` (the facade's ``FIELD_LABELS`` is shared by every system; these are d20's own words).
+SHEET_LABELS: dict[str, str] = {
+    "system": "Système",
+    "name": "Nom",
+    "player": "Joueur",
+    "level": "Niveau",
+    "notes": "Notes",
+    "is_npc": "PNJ",
+    "clock": "Horloge de la fiche",
+    **{a: ABILITY_LABELS[a] for a in ABILITIES},
+    **{f"{a}_damage": f"Affaiblissement {of(ABILITY_LABELS[a])}" for a in ABILITIES},
+    **{f"{a}_drain": f"Diminution permanente {of(ABILITY_LABELS[a])}" for a in ABILITIES},
+    "constitution_bonus": "Augmentation de Constitution",
+    "fortitude": "Vigueur (bonus au jet)",
+    "base_maximum": "PV maximum",
+    "current": "PV",
+    "temporary": "PV temporaires",
+    "temporary_noted": "PV notés avant les PV temporaires",
+    "nonlethal": "Dégâts non létaux",
+    "recovery": "Récupération",
+    "dying_roll_at": "Prochain jet du mourant",
+    "recovery_roll_at": "Prochain jet de récupération",
+    "nonlethal_heal_at": "Prochaine récupération des dégâts non létaux",
+    "last_rest_at": "Dernière guérison naturelle",
+    "dead": "Mort",
+    "death_cause": "Cause de la mort",
+    "conditions": "États",
+    "wounds": "Blessures localisées",
+    "weapon_lethal": "Arme en main conçue pour des dégâts létaux",
+    "weapon_melee": "Arme de corps à corps",
+    "strike_nonlethal": "Frapper pour des dégâts non létaux",
+    "resurrections": "Résurrections réussies",
+    "quick_failures": "Résurrections rapides ratées",
+    "quick_blocked": "Résurrection rapide interdite",
+    "soul_lost": "Âme perdue",
+}
+
+
+def _lower_first(label: str) -> str:
+    """« Vigueur (bonus au jet) » → « vigueur (bonus au jet) », « PV notés… » kept as is."""
+    return label if label[1:2].isupper() else label[:1].lower() + label[1:]
+
+
+# The same labels for validation messages (« … » : doit être…), shared with the other systems' fields.
 for _key, _label in {
-    "constitution_bonus": "augmentation de Constitution",
-    "fortitude": "Vigueur",
-    "temporary_noted": "PV notés avant les points temporaires",
-    "recovery": "récupération",
-    "dead": "mort",
-    "death_cause": "cause de la mort",
-    "weapon_lethal": "arme létale",
-    "weapon_melee": "arme de corps à corps",
-    "strike_nonlethal": "frappe pour des dégâts non létaux",
-    "resurrections": "résurrections réussies",
-    "quick_failures": "résurrections rapides ratées",
-    "quick_blocked": "résurrection rapide interdite",
-    "soul_lost": "âme perdue",
+    **{k: _lower_first(v) for k, v in SHEET_LABELS.items() if k not in FIELD_LABELS},
     "body_part": "partie du corps",
-    **{f"{a}_damage": f"affaiblissement {of(ABILITY_LABELS[a])}" for a in ABILITIES},
-    **{f"{a}_drain": f"diminution permanente {of(ABILITY_LABELS[a])}" for a in ABILITIES},
 }.items():
     FIELD_LABELS.setdefault(_key, _label)
 
@@ -98,12 +130,14 @@ class D20Sheet(SheetBase):
     temporary_noted: int | None = Field(None, ge=-MAX_POINTS, le=MAX_POINTS)
     nonlethal: int = Field(0, ge=0, le=MAX_POINTS)
     recovery: Recovery = ""
-    dying_roll_at: int | None = Field(None, ge=0)
-    recovery_roll_at: int | None = Field(None, ge=0)
-    nonlethal_heal_at: int | None = Field(None, ge=0)
+    dying_roll_at: int | None = Field(None, ge=0, le=MAX_CLOCK)
+    recovery_roll_at: int | None = Field(None, ge=0, le=MAX_CLOCK)
+    nonlethal_heal_at: int | None = Field(None, ge=0, le=MAX_CLOCK)
+    # When the last night or full day of rest gave its healing (one a day, docs/rules-notes.md T14).
+    last_rest_at: int | None = Field(None, ge=0, le=MAX_CLOCK)
     dead: bool = False
     death_cause: str = Field("", max_length=200)
-    conditions: tuple[str, ...] = Field((), max_length=50)
+    conditions: tuple[Annotated[str, Field(max_length=60)], ...] = Field((), max_length=50)
     wounds: tuple[LocalWound, ...] = Field((), max_length=MAX_WOUNDS)
     # The weapon in hand and how it is used (« malus de –4 » when they do not match).
     weapon_lethal: bool = True
@@ -128,18 +162,18 @@ class D20Sheet(SheetBase):
     def _sorted_unique(cls, value: tuple[str, ...]) -> tuple[str, ...]:
         return tuple(sorted(set(value)))
 
+    @field_validator("recovery", mode="before")
+    @classmethod
+    def _known_recovery(cls, value: Any) -> Any:
+        if isinstance(value, str) and value not in RECOVERY_LABELS:
+            known = " ; ".join(label for label in RECOVERY_LABELS.values() if label)
+            raise ValueError(f"récupération inconnue (attendu : aucune ; {known})")
+        return value
+
     @model_validator(mode="after")
     def _coherent(self) -> D20Sheet:
-        # The exact maximum depends on the rule table (a GM's copy may differ), so this bound holds for any
-        # table (a modifier step of at least 1): the CON increase adds at most ``level × bonus`` PV.
-        # Actions and edits keep ``current`` below the exact maximum.
-        bound = self.base_maximum + self.level * self.constitution_bonus
-        if self.current > bound:
-            extra = " + l'augmentation de Constitution" if self.constitution_bonus else ""
-            raise ValueError(
-                f"les points de vie actuels ({self.current}) dépassent le maximum ({self.base_maximum}{extra}) ; "
-                "pour réduire l'augmentation de Constitution, utilisez l'action « Augmentation de Constitution »"
-            )
+        # What needs the rule table (the exact maximum, the ids of states and body parts…) is checked by
+        # ``check.check_sheet`` when a sheet is read, after an edit and (in the tests) after every action.
         ids = [w.id for w in self.wounds]
         if len(ids) != len(set(ids)):
             raise ValueError("deux blessures localisées portent le même numéro")

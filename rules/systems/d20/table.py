@@ -83,6 +83,8 @@ class HealingRules(Table):
     full_day_per_level: int = Field(ge=0)
     ability_per_night: int = Field(ge=0)
     ability_per_full_day: int = Field(ge=0)
+    # One natural healing (a night or a full day) per this many hours (T14).
+    rest_interval_hours: int = Field(ge=1)
 
 
 class TemporaryRules(Table):
