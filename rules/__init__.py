@@ -65,6 +65,7 @@ from rules.systems import REGISTRY, System
 
 # --- Douaratil (seed 000) -------------------------------------------------------------------------
 from rules.systems.douaratil import (
+    AbilityCheck,
     AddExhaustion,
     AddWound,
     DeathSave,
@@ -77,6 +78,7 @@ from rules.systems.douaratil import (
     SetWoundBleeding,
     SpendActionDie,
     WakeSave,
+    WillTest,
     WoundRisk,
 )
 
@@ -203,7 +205,7 @@ def new_sheet(system_id: str, **fields: Any) -> Sheet:
     try:
         sheet = sys_.sheet_type.model_validate({**fields, "system": system_id})
     except ValidationError as exc:
-        lines = describe_validation_error(exc)
+        lines = describe_validation_error(exc, labels=sys_.field_labels)
         raise SheetError("Fiche invalide : " + " ; ".join(lines), lines) from None
     return _checked(sheet, None, "Fiche invalide : ")
 
@@ -244,11 +246,16 @@ def _sheet_adapter() -> TypeAdapter[Any]:
     return TypeAdapter(target)
 
 
+def _context(rules_table: Any) -> dict[str, Any] | None:
+    return {"rules_table": rules_table} if rules_table is not None else None
+
+
 def sheet_from_data(data: Any, rules_table: Any = None) -> Sheet:
     """Validate plain data (parsed JSON) as a sheet of whichever system it names.
 
-    The ids and bounds that depend on the rule table are checked against ``rules_table`` (a GM's copy)
-    or, by default, the shipped one."""
+    Its ids (conditions, wound types…) and bounds are checked against ``rules_table`` (a GM's house
+    rules, from ``load_rules_table``), else against the system's shipped table.
+    """
     sheet_type: Any = None
     if isinstance(data, dict):
         sys_id = data.get("system")
@@ -264,22 +271,34 @@ def sheet_from_data(data: Any, rules_table: Any = None) -> Sheet:
             sheet_type = REGISTRY[sys_id].sheet_type
     try:
         if sheet_type is not None:
-            sheet = sheet_type.model_validate(data)
+            sheet = sheet_type.model_validate(data, context=_context(rules_table))
         else:
-            sheet = _sheet_adapter().validate_python(data)
+            sheet = _sheet_adapter().validate_python(data, context=_context(rules_table))
     except ValidationError as exc:
         raise _invalid_sheet("Fiche invalide : ", exc) from None
     return _checked(sheet, rules_table, "Fiche invalide : ")
 
 
 def sheet_from_json(text: str | bytes, rules_table: Any = None) -> Sheet:
-    """Parse a sheet from JSON text (``SheetError`` with French lines on any problem); the table as in
-    ``sheet_from_data``."""
+    """Parse a sheet from JSON text (``SheetError`` with French lines on any problem); ``rules_table`` as
+    for ``sheet_from_data``."""
     try:
-        sheet = _sheet_adapter().validate_json(text)
+        sheet = _sheet_adapter().validate_json(text, context=_context(rules_table))
     except ValidationError as exc:
         raise _invalid_sheet("Fiche invalide : ", exc) from None
     return _checked(sheet, rules_table, "Fiche invalide : ")
+
+
+def sheet_problems(sheet: Sheet, rules_table: Any = None) -> list[str]:
+    """Why ``sheet`` could not be saved and read back (under ``rules_table``): French lines, ``[]`` if none.
+
+    The same check as on load and on ``Edit``: tests run it after every action.
+    """
+    try:
+        sheet_from_data(sheet_to_data(sheet), rules_table)
+    except SheetError as exc:
+        return exc.lines
+    return []
 
 
 def sheet_to_json(sheet: Sheet, indent: int | None = 2) -> str:
@@ -305,10 +324,10 @@ def _edit(sheet: Sheet, action: Edit, ctx: Context, sys_: System) -> Sheet:
     if sys_.prepare_edit is not None:
         data = sys_.prepare_edit(sheet, data)
     try:
-        # The rule table in force (a GM's house rules) lets a system check the ids the sheet names.
-        new = sys_.sheet_type.model_validate(data, context={"rules_table": ctx.ruleset})
+        # The rule table in force checks the ids; ``edit``: consequences (clamps) come in ``after_edit``.
+        new = sys_.sheet_type.model_validate(data, context={"rules_table": ctx.ruleset, "edit": True})
     except ValidationError as exc:
-        lines = describe_validation_error(exc)
+        lines = describe_validation_error(exc, labels=sys_.field_labels)
         raise SheetError("Valeur refusée : " + " ; ".join(lines), lines) from None
     labels: dict[str, str] | None = None
     for key in action.changes:
@@ -319,7 +338,7 @@ def _edit(sheet: Sheet, action: Edit, ctx: Context, sys_: System) -> Sheet:
         if line is None:
             if key not in FIELD_LABELS and labels is None and sys_.info is not None:
                 labels = {f.name: f.label for f in sys_.info(ctx.ruleset).fields}
-            label = FIELD_LABELS.get(key) or (labels or {}).get(key, key)
+            label = sys_.field_labels.get(key) or FIELD_LABELS.get(key) or (labels or {}).get(key, key)
             line = f"{label[:1].upper() + label[1:]} : {_show(before)} → {_show(after)}."
         ctx.say(line)
     if sys_.after_edit is not None:
@@ -386,6 +405,7 @@ def load_rules_table(system_id: str, path: Any) -> Any:
 __all__ = [
     "SECRET_MARK",
     "SYSTEMS",
+    "AbilityCheck",
     "Action",
     "AddExhaustion",
     "AddWound",
@@ -430,6 +450,7 @@ __all__ = [
     "System",
     "SystemInfo",
     "WakeSave",
+    "WillTest",
     "WoundRisk",
     "apply",
     "build_action",
@@ -446,6 +467,7 @@ __all__ = [
     "ruleset",
     "sheet_from_data",
     "sheet_from_json",
+    "sheet_problems",
     "sheet_to_data",
     "sheet_to_json",
     "signed",

@@ -86,12 +86,13 @@ FIELD_LABELS: dict[str, str] = {
 }
 
 
-def _label(part: str | int, labels: Mapping[str, str] | None) -> str:
+def _label(part: str | int, labels: Mapping[str, str] | None, path: str = "") -> str:
     if isinstance(part, int):
         return f"n° {part + 1}"
     if labels is None:
         return part
-    return labels.get(part) or FIELD_LABELS.get(part, part)
+    # A dotted key names a field inside another (``magic.current``) before the field's own name does.
+    return (path and labels.get(f"{path}.{part}")) or labels.get(part) or FIELD_LABELS.get(part, part)
 
 
 def shown_location(loc: Sequence[str | int], tags: Collection[str] = ()) -> tuple[str | int, ...]:
@@ -113,7 +114,12 @@ def location_text(
     shown = shown_location(loc, tags)
     if not shown:
         return ""
-    return "« " + " › ".join(_label(p, labels) for p in shown) + " »"
+    parts, path = [], ""
+    for p in shown:
+        parts.append(_label(p, labels, path))
+        if isinstance(p, str):
+            path = f"{path}.{p}" if path else p
+    return "« " + " › ".join(parts) + " »"
 
 
 def _ctx(err: Mapping[str, Any], key: str) -> Any:

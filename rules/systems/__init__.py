@@ -42,6 +42,9 @@ class System:
     edit_line: EditLine | None = None
     # Called after every action but those listed in ``keeps_open`` (e.g. closes a short rest).
     after_action: Callable[[Any, Action], Any] | None = None
+    # French labels of the sheet's stored fields (a dotted key names a nested one: "magic.current"), used
+    # for the journal of an ``Edit`` and for messages about a field; ``rules.errors.FIELD_LABELS`` otherwise.
+    field_labels: Mapping[str, str] = field(default_factory=dict)
     demo: Mapping[str, Any] = field(default_factory=dict)
     # Describes the system for the UI, from its rule table.
     info: Callable[[Any], SystemInfo] | None = None

@@ -123,7 +123,7 @@ def test_house_rules_table_changes_the_rules(tmp_path: Path) -> None:
     data = _parsed("douaratil")
     data["exhaustion"]["maximum_per_level"] = 2
     table = rules.load_rules_table("douaratil", write_table(tmp_path, data))
-    s = rules.new_sheet("douaratil", base_maximum=14, current=14, exhaustion=3)
+    s = rules.new_sheet("douaratil", base_maximum=14, exhaustion=3)
     assert rules.derive(s, table).maximum == 14 - 3 * 2
     assert rules.derive(s).maximum == 14 - 3 * rules.ruleset("douaratil").exhaustion.maximum_per_level
 

@@ -54,18 +54,20 @@ def test_dall_dawnser_healing_example() -> None:
 def test_dead_regain_nothing() -> None:
     """« Une créature morte ne peut pas regagner de point d'action. »"""
     dead = sheet(current=0, dead=True)
-    with pytest.raises(rules.Refused, match="mort"):
+    with pytest.raises(rules.Refused) as err:
         run(dead, rules.Heal(amount=5))
-    with pytest.raises(rules.Refused):
+    assert err.value.reason == "Ulfred a succombé : regagner des points d'action impossible."
+    with pytest.raises(rules.Refused) as err:
         run(dead, rules.LongRest())
+    assert err.value.reason == "Ulfred a succombé : se reposer impossible."
 
 
 def test_heal_dice_expression_uses_rng_and_shows_dice() -> None:
     """A healing amount may be a dice expression: rolled by the generator, the dice shown in the journal."""
     out = run(sheet(current=2), rules.Heal(amount="2d4+1"), seed=3)
-    assert out.rolls and out.rolls[0].expression == "2d4+1"
-    assert out.sheet.current == 2 + out.rolls[0].total
-    assert "2d4" in text(out)
+    assert [(r.expression, r.total) for r in out.rolls] == [("2d4+1", 5)]
+    assert out.sheet.current == 7
+    assert out.log == ("Soins 2d4 (2, 2) + 1 = 5 : 2 → 7 PA.",)
 
 
 def test_dice_without_rng_or_value_is_refused_cleanly() -> None:
@@ -149,11 +151,20 @@ def test_fall_to_zero_con_save_fails_unconscious_1d6_rounds() -> None:
     assert "unconscious" in out.events
 
 
-def test_fall_to_zero_con_save_succeeds_stays_conscious() -> None:
-    """Same passage: a successful JS DD 16 avoids unconsciousness (16 on 3d6 with CON 10)."""
-    out = run(sheet(current=4), rules.Damage(amount=4, rolls=(16,)))
-    assert "inconscient" not in out.sheet.conditions
-    assert rules.derive(out.sheet).state == "mourant"  # still at 0 PA: death saves
+def test_fall_to_zero_con_save_decides_whether_healing_wakes_at_once() -> None:
+    """« vous êtes inconscient (voir la section États spéciaux) pour 1d6 rounds à moins de réussir un JS DD 16
+    de Constitution » and « Une personne stabilisée … Cependant, elle reste inconsciente »: at 0 PA the creature
+    is unconscious either way (D14); the save decides whether it stays out 1d6 rounds even once healed."""
+    saved = run(sheet(current=4), rules.Damage(amount=4, rolls=(16,)))  # 16 + 0 against DD 16
+    assert saved.sheet.conditions == ("inconscient",) and saved.sheet.unconscious_rounds == 0
+    assert rules.derive(saved.sheet).state == "mourant" and rules.derive(saved.sheet).incapacitated
+    woke = run(saved.sheet, rules.Heal(amount=3)).sheet
+    assert woke.conditions == ("a_terre",) and woke.current == 3
+    knocked = run(sheet(current=4), rules.Damage(amount=4, rolls=(15, 3))).sheet  # 15 < 16: out 3 rounds
+    assert knocked.conditions == ("inconscient",) and knocked.unconscious_rounds == 3
+    healed = run(knocked, rules.Heal(amount=3))
+    assert healed.sheet.conditions == ("inconscient",) and healed.sheet.unconscious_rounds == 3
+    assert "Ulfred reste sans connaissance encore 3 rounds au plus" in text(healed)
 
 
 def test_unconscious_new_save_each_round_wakes_prone() -> None:
@@ -258,7 +269,6 @@ def test_wound_heals_after_its_delay_in_long_rests_and_leaves_a_scar() -> None:
     fait pour chaque blessure grave. Si le test est réussi, un blessure grave est enlevée, laissant seulement
     le souvenir de sa marque. »"""
     s = run(sheet(), rules.AddWound(wound_type="ecrasement", severity="minor")).sheet
-    day = 24 * HOUR
     for _ in range(2):  # rests 1 and 2 of 3: no test yet
         s = run(s, rules.LongRest()).sheet
         assert len(s.wounds) == 1
@@ -269,8 +279,7 @@ def test_wound_heals_after_its_delay_in_long_rests_and_leaves_a_scar() -> None:
     healed = run(failed, rules.LongRest(rolls=(17,))).sheet
     assert healed.wounds == ()
     assert [sc.type for sc in healed.scars] == ["ecrasement"]
-    assert healed.clock >= 4 * 8 * HOUR + 3 * 16 * HOUR
-    assert day  # the delay counts long rests, not calendar days
+    assert healed.clock == 4 * 8 * HOUR + 3 * 16 * HOUR  # the delay counts long rests, not calendar days
 
 
 def test_bleeding_wound_loses_per_round() -> None:
@@ -445,16 +454,18 @@ def test_heroic_survival_consequences() -> None:
         dead=True,
         magic={"current": 8, "base_maximum": 12},
     )
-    out = run(hero, rules.HeroicSurvival(action_points_lost=6, magic_lost=3, xp_minimum=3000, rolls=(2,)))
+    lost = {"action_points_lost": 6, "magic_lost": 3, "faith_lost": 0, "honour_lost": 0, "xp_minimum": 3000}
+    out = run(hero, rules.HeroicSurvival(**lost, rolls=(2,)))
     s = out.sheet
     assert s.level == 3 and s.constitution == 9  # level 4 is even: 2 points
     assert s.base_maximum == 24 and s.magic.base_maximum == 9 and s.magic.current == 8
     assert s.xp == 3000 and s.constitution_priority and not s.dead
     assert s.stabilised and s.wake_in == 2 * HOUR and "inconscient" in s.conditions
-    odd = run(sheet(level=3, constitution=14, dead=True, current=0), rules.HeroicSurvival(rolls=(4,))).sheet
-    assert odd.constitution == 13 and not odd.constitution_priority
-    with pytest.raises(rules.Refused):
-        run(sheet(level=1, dead=True, current=0), rules.HeroicSurvival())
+    nothing = {**lost, "action_points_lost": 0, "magic_lost": 0, "xp_minimum": 0}
+    odd = run(sheet(level=3, constitution=14, dead=True, current=0), rules.HeroicSurvival(**nothing, rolls=(4,)))
+    assert odd.sheet.constitution == 13 and not odd.sheet.constitution_priority
+    with pytest.raises(rules.Refused, match="Un personnage de niveau 1 n'a pas de niveau à perdre"):
+        run(sheet(level=1, dead=True, current=0), rules.HeroicSurvival(**nothing))
 
 
 # --- States ---------------------------------------------------------------------------------------
@@ -716,10 +727,10 @@ def test_systems_and_unknown_system() -> None:
 def test_new_sheet_bad_fields_french_lines() -> None:
     with pytest.raises(rules.SheetError) as err:
         rules.new_sheet("douaratil", level=-3, current=50, base_maximum=10)
-    assert any("niveau" in line and "supérieur ou égal à 1" in line for line in err.value.lines)
+    assert "« niveau » : doit être supérieur ou égal à 1" in err.value.lines
     with pytest.raises(rules.SheetError) as err2:
         rules.new_sheet("douaratil", current=50, base_maximum=10)
-    assert "dépassent le maximum" in err2.value.reason
+    assert err2.value.reason == "Fiche invalide : « points d'action » : 50 dépassent le maximum 10"
 
 
 def test_edit_validates_and_clamps() -> None:
@@ -728,7 +739,7 @@ def test_edit_validates_and_clamps() -> None:
     assert out.sheet.base_maximum == 12 and out.sheet.current == 12
     with pytest.raises(rules.SheetError) as err:
         run(s, rules.Edit(changes={"level": "abc"}))
-    assert "niveau" in err.value.reason and "entier" in err.value.reason
+    assert err.value.reason == "Valeur refusée : « niveau » : doit être un nombre entier"
     with pytest.raises(rules.Refused):
         run(s, rules.Edit(changes={"system": "d20"}))
 
@@ -759,3 +770,160 @@ def test_wound_rows_show_delay_and_bleeding() -> None:
     assert rows["hemorragie"]["rests_left"] == 10 and rows["hemorragie"]["bleeding"] == "2d6 par round"
     assert rows["contusion"]["rests_left"] == 1 and rows["contusion"]["bleeding"] == ""
     assert "2d6 par round" in d.explain("bleeding")
+
+
+# --- What mutation testing found untested (issue 19) -------------------------------------------------------
+
+
+def test_the_healing_test_gets_the_exhaustion_malus() -> None:
+    """« le test de guérison qui est un test de Constitution (et pas un jet de sauvegarde) » and « Le malus
+    s'applique à tout lancer de dés c'est à dire test de caractéristique »: 17 − 2 misses DD 16."""
+    s = run(sheet(current=10, exhaustion=2), rules.AddWound(wound_type="contusion")).sheet
+    out = run(s, rules.LongRest(ate_and_drank=False, rolls=(17,)))
+    assert len(out.sheet.wounds) == 1 and out.sheet.scars == ()
+    assert (
+        "Test de guérison, Contusion (mineure) : 3d6 = 17 (valeur donnée) +0 (CON) −2 (épuisement) = 15 contre DD 16"
+        " → échec." in out.log
+    )
+
+
+def test_the_death_save_has_no_exhaustion_malus() -> None:
+    """« À la différence des autres jets de sauvegarde, celui-ci n'est pas lié à une caractéristique. Vous êtes
+    entre les mains du destin »: 10 on 3d6 succeeds even at exhaustion 3 (D9)."""
+    dying = sheet(current=0, exhaustion=3, conditions=("inconscient",))
+    assert run(dying, rules.DeathSave(rolls=(10,))).sheet.death_successes == 1
+    table = rules.ruleset("douaratil").model_dump()
+    table["saves"]["exhaustion_on_death_saves"] = True
+    house = rules.DouaratilRules.model_validate(table)
+    out = rules.apply(dying, rules.DeathSave(rolls=(10,)), rules_table=house)
+    assert out.sheet.death_failures == 1
+    assert out.log[0] == (
+        "Jet contre la mort : 3d6 = 10 (valeur donnée) −3 (épuisement) = 7 → échec (0/3 succès, 1/3 échecs)."
+    )
+
+
+def test_one_action_die_is_one_die() -> None:
+    """« Pour chaque dé d'action ainsi utilisé, le joueur lance un dé et ajoute à son résultat le modificateur
+    de Constitution de son personnage. »"""
+    s = run(sheet(level=2, current=3, constitution=12), rules.ShortRest()).sheet
+    out = run(s, rules.SpendActionDie(rolls=(1,)))
+    assert out.log == ("Dé d'action : 1d8 = 1 (valeur donnée) +1 (CON) = 2 → 3 → 5 PA ; 1 dé restant.",)
+    assert (out.sheet.current, out.sheet.action_dice_spent) == (5, 1)
+
+
+def test_temporary_points_may_be_replaced_by_none() -> None:
+    """« vous devez décider si vous conservez ceux que vous possédez déjà ou si vous les remplacez par ceux que
+    vous venez de gagner »: a grant of 0 that replaces ends them; a negative one makes no sense."""
+    s = sheet(temporary=5)
+    out = run(s, rules.GainTemporary(amount=0, replace=True))
+    assert out.sheet.temporary == 0
+    assert out.log == ("Points temporaires : 5 remplacés par 0 (jamais cumulés).",)
+    with pytest.raises(rules.Refused, match="négatifs"):
+        run(s, rules.GainTemporary(amount=-1, replace=True))
+
+
+def test_two_wounds_do_not_add_their_steps() -> None:
+    """« Une blessure mineure augmente le DD de tout test de caractéristique la difficulté d'un degré »: with a
+    minor and a major wound, the major one sets the DD (D4), 28 and not 34."""
+    s = run(sheet(), rules.AddWound(wound_type="contusion")).sheet
+    s = run(s, rules.AddWound(wound_type="fracture", severity="major")).sheet
+    d = rules.derive(s)
+    assert (d.dd_steps, d.test_dd) == (2, 28)
+    assert d.explain("dd_steps").startswith("paliers de difficulté +2 (blessure Fracture (majeure) ;")
+
+
+def test_what_makes_a_hit_critical_is_shown() -> None:
+    """« Le coup critique intervient quand des dommages sont causés alors que le personnage n'avait plus de
+    points d'action (PA), si le seuil de critique (SC) est dépassé »"""
+    assert rules.derive(sheet()).critical_on == ()
+    assert rules.derive(sheet(critical_threshold=8)).critical_on == ("un coup de plus de 8 dégâts",)
+    assert rules.derive(sheet(current=0)).critical_on == ("tout dégât reçu à 0 PA",)
+    assert rules.derive(sheet(current=0, dead=True)).critical_on == ()
+
+
+def test_the_time_before_the_stabilised_point_is_shown() -> None:
+    """« Si elle n'est pas soignée, une personne stabilisée regagne 1 point d'action au bout de 1d6 heures. »"""
+    s = run(sheet(current=0), rules.Stabilise(method="magic", rolls=(3,))).sheet
+    assert rules.derive(s).explain("wake_in") == "regagne 1 PA dans 3 h"
+    assert "wake_in" not in rules.derive(sheet())
+
+
+# --- Every number of the table changes play (issue 19's table mutations) -----------------------------------
+
+
+def test_the_dice_of_the_rules_are_the_seeds() -> None:
+    """« inconscient (voir la section États spéciaux) pour 1d6 rounds », « regagne 1 point d'action au bout de
+    1d6 heures », « il peut la laisser agir librement pendant 1d6 rounds »: a 7 is refused on each."""
+    cases = [
+        (sheet(current=30, base_maximum=30), rules.Damage(amount=11, rolls=(3, 7)), "Durée de l'inconscience"),
+        (sheet(current=0), rules.Stabilise(method="magic", rolls=(7,)), "Délai avant de regagner 1 PA"),
+        (sheet(dies_at_zero=True, dies_after_rounds=True), rules.Damage(amount=20, rolls=(7,)), "Sursis du monstre"),
+    ]
+    for start, action, what in cases:
+        with pytest.raises(rules.Refused) as err:
+            run(start, action)
+        assert err.value.reason == f"{what} : 7 est impossible sur 1d6 (de 1 à 6)."
+
+
+def test_time_units_are_the_clock_of_the_sheet() -> None:
+    """« Un repos court est une période de repos d'au moins 1 heure »; a minute and a day as everyone counts them."""
+    for unit, seconds in (("round", 6), ("minute", 60), ("hour", 3600), ("day", 86_400)):
+        assert run(sheet(), rules.AdvanceTime(unit=unit, count=2)).sheet.clock == 2 * seconds
+
+
+def test_a_new_sheet_gets_the_tables_action_die_and_speed() -> None:
+    """« Le joueur peut décider de lancer ses dés d'action les uns après les autres »: a d8 unless the sheet says
+    otherwise (D2), and 9 m of movement."""
+    s = rules.new_sheet("douaratil")
+    assert (s.action_die, s.speed_m) == (8, 9)
+    table = rules.ruleset("douaratil").model_dump()
+    table["general"].update(default_action_die=10, default_speed_m=12)
+    house = rules.DouaratilRules.model_validate(table)
+    played = rules.sheet_from_data({"system": "douaratil", "base_maximum": 7}, house)
+    assert (played.action_die, played.speed_m, played.current) == (10, 12, 7)
+
+
+def test_crushing_halves_movement() -> None:
+    """« écrasement 3 jours Mouvement divisé par deux 12 »"""
+    s = run(sheet(speed_m=9), rules.AddWound(wound_type="ecrasement")).sheet
+    d = rules.derive(s)
+    assert d.speed == 4
+    assert d.explain("speed") == "déplacement 9 = 9 (base, en mètres), divisé par deux (Écrasement (mineure)) = 4"
+
+
+def test_a_haemorrhage_reopens_on_a_failed_constitution_save_dd_16() -> None:
+    """« hémorragie 10 jours Mouvements réduits au minimum ou risque d'ouverture de la plaie avec hémorragie
+    (2d6/rd) (JS CON DD 16) »"""
+    s = run(sheet(), rules.AddWound(wound_type="hemorragie")).sheet
+    assert not run(s, rules.WoundRisk(wound_id=1, rolls=(16,))).sheet.wounds[0].bleeding
+    opened = run(s, rules.WoundRisk(wound_id=1, rolls=(15,)))
+    assert opened.sheet.wounds[0].bleeding and "bleeding" in opened.events
+
+
+def test_pools_recover_with_the_exhaustion_malus_but_sanity() -> None:
+    """« Le malus s'applique à tout lancer de dés … mais aussi la récupération des points de Magie, des points
+    de Foi, des points d'action, des points d'honneur » and « Le personnage regagne aussi un point de santé
+    mentale (SAM) par point de bonus de Sagesse (minimum 1) »: SAM is not in the list."""
+    pools = {p: {"current": 0, "base_maximum": 30} for p in ("magic", "faith", "honour", "sanity")}
+    s = sheet(level=3, current=5, exhaustion=2, intelligence=14, wisdom=16, charisma=16, **pools)
+    rested = run(s, rules.LongRest(ate_and_drank=False))
+    out = rested.sheet
+    assert (out.magic.current, out.faith.current, out.honour.current) == (3 + 2 - 2, 3 + 3 - 2, 3 + 3 - 2)
+    assert out.sanity.current == 3
+    assert "Points de magie (PM) : +3 (1 × niveau 3 +2 (Intelligence) −2 (épuisement)) → 0 → 3." in rested.log
+    assert "Santé mentale (SAM) : +3 (+3 (Sagesse)) → 0 → 3." in rested.log
+
+
+def test_a_paralysed_creature_is_critically_hit_from_close_by() -> None:
+    """Paralysé: « Toute attaque qui touche la créature est obligatoirement un coup critique si l'assaillant se
+    trouve dans un rayon de 1,50 mètre autour d'elle. »"""
+    s = run(sheet(), rules.SetCondition(condition="paralyse")).sheet
+    assert "critical" in run(s, rules.Damage(amount=2, adjacent=True)).events
+    assert "critical" not in run(s, rules.Damage(amount=2)).events
+
+
+def test_a_surprised_creature_cannot_act() -> None:
+    """« Une créature surprise ne peut entreprendre ni action ni réaction. »"""
+    d = rules.derive(run(sheet(), rules.SetCondition(condition="surpris")).sheet)
+    assert d.incapacitated and d.explain("incapacitated") == "ni action ni réaction (Surpris)"
+    assert d.speed == 0

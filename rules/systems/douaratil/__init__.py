@@ -13,9 +13,11 @@ Modules: ``table`` (the rule table schema), ``sheet`` (stored fields and what fo
 from __future__ import annotations
 
 from rules.actions import (
+    Action,
     AdvanceTime,
     ClearConditions,
     Damage,
+    EndRound,
     GainTemporary,
     Heal,
     LongRest,
@@ -23,9 +25,11 @@ from rules.actions import (
     SetCondition,
     ShortRest,
     Stabilise,
+    StartTurn,
 )
 from rules.systems import System, register
 from rules.systems.douaratil.actions import (
+    AbilityCheck,
     AddExhaustion,
     AddWound,
     DeathSave,
@@ -36,18 +40,22 @@ from rules.systems.douaratil.actions import (
     SetWoundBleeding,
     SpendActionDie,
     WakeSave,
+    WillTest,
     WoundRisk,
 )
 from rules.systems.douaratil.derive import derive, health_state
 from rules.systems.douaratil.describe import info
 from rules.systems.douaratil.handlers import (
+    Handler,
+    ability_check,
     add_exhaustion,
     add_wound,
-    after_action,
     after_edit,
     clear_conditions,
     damage,
     death_save,
+    edit_line,
+    finishing,
     gain_temporary,
     heal,
     heal_wound,
@@ -60,11 +68,47 @@ from rules.systems.douaratil.handlers import (
     set_wound_bleeding,
     stabilise,
     wake_save,
+    will_test,
     wound_risk,
 )
-from rules.systems.douaratil.sheet import DouaratilSheet
+from rules.systems.douaratil.sheet import FIELD_LABELS, DouaratilSheet
 from rules.systems.douaratil.table import SYSTEM_ID, DouaratilRules
-from rules.systems.douaratil.time import advance_time, long_rest, short_rest, spend_action_die
+from rules.systems.douaratil.time import (
+    advance_time,
+    end_round,
+    long_rest,
+    short_rest,
+    spend_action_die,
+    start_turn,
+)
+
+HANDLERS: dict[type[Action], Handler] = {
+    Damage: damage,
+    Heal: heal,
+    GainTemporary: gain_temporary,
+    LoseTemporary: lose_temporary,
+    SetCondition: set_condition,
+    ClearConditions: clear_conditions,
+    Stabilise: stabilise,
+    ShortRest: short_rest,
+    LongRest: long_rest,
+    AdvanceTime: advance_time,
+    StartTurn: start_turn,
+    EndRound: end_round,
+    DeathSave: death_save,
+    WakeSave: wake_save,
+    SetExhaustion: set_exhaustion,
+    AddExhaustion: add_exhaustion,
+    SpendActionDie: spend_action_die,
+    AddWound: add_wound,
+    WoundRisk: wound_risk,
+    SetWoundBleeding: set_wound_bleeding,
+    HealWound: heal_wound,
+    RemoveWound: remove_wound,
+    HeroicSurvival: heroic_survival,
+    AbilityCheck: ability_check,
+    WillTest: will_test,
+}
 
 SYSTEM = register(
     System(
@@ -73,35 +117,14 @@ SYSTEM = register(
         seed="000",
         sheet_type=DouaratilSheet,
         ruleset_type=DouaratilRules,
-        handlers={
-            Damage: damage,
-            Heal: heal,
-            GainTemporary: gain_temporary,
-            LoseTemporary: lose_temporary,
-            SetCondition: set_condition,
-            ClearConditions: clear_conditions,
-            Stabilise: stabilise,
-            ShortRest: short_rest,
-            LongRest: long_rest,
-            AdvanceTime: advance_time,
-            DeathSave: death_save,
-            WakeSave: wake_save,
-            SetExhaustion: set_exhaustion,
-            AddExhaustion: add_exhaustion,
-            SpendActionDie: spend_action_die,
-            AddWound: add_wound,
-            WoundRisk: wound_risk,
-            SetWoundBleeding: set_wound_bleeding,
-            HealWound: heal_wound,
-            RemoveWound: remove_wound,
-            HeroicSurvival: heroic_survival,
-        },
+        handlers={action: finishing(handler) for action, handler in HANDLERS.items()},
         derive=derive,
         state=health_state,
         info=info,
         prepare_edit=prepare_edit,
         after_edit=after_edit,
-        after_action=after_action,
+        field_labels=FIELD_LABELS,
+        edit_line=edit_line,
         demo={
             "name": "Ulfred",
             "player": "Camille",
@@ -122,6 +145,7 @@ SYSTEM = register(
 
 __all__ = [
     "SYSTEM",
+    "AbilityCheck",
     "AddExhaustion",
     "AddWound",
     "DeathSave",
@@ -134,5 +158,6 @@ __all__ = [
     "SetWoundBleeding",
     "SpendActionDie",
     "WakeSave",
+    "WillTest",
     "WoundRisk",
 ]

@@ -14,7 +14,6 @@ from rules.model import (
     plural,
     signed,
 )
-from rules.systems.douaratil.handlers import _wound_label
 from rules.systems.douaratil.sheet import (
     DouaratilSheet,
     Pool,
@@ -23,22 +22,25 @@ from rules.systems.douaratil.sheet import (
     effective_maximum,
     exhaustion_penalty,
     maximum_reduction,
+    wound_label,
 )
 from rules.systems.douaratil.table import POOLS, SYSTEM_ID, DouaratilRules
 
 
 def health_state(sheet: DouaratilSheet, rs: DouaratilRules) -> tuple[str, str]:
     if sheet.dead:
-        return "mort", "mort"
+        return "mort", "a succombé"
+    out = ", sans connaissance" if "inconscient" in sheet.conditions else ""
     if sheet.current == 0:
         if sheet.stabilised:
-            return "stabilise", "0 PA, stabilisé : plus de jets contre la mort"
+            return "stabilise", f"0 PA, stabilisation : plus de jets contre la mort{out}"
         if sheet.dies_at_zero:
-            return "mourant", f"monstre à 0 PA, succombe dans {sheet.death_in_rounds or 0} round(s)"
-        return "mourant", "0 PA : jet contre la mort au début de chaque tour"
+            reprieve = sheet.death_in_rounds or 0
+            return "mourant", f"monstre à 0 PA, succombe dans {plural(reprieve, 'round')}"
+        return "mourant", f"0 PA{out} : jet contre la mort au début de chaque tour"
     if "inconscient" in sheet.conditions:
-        rounds = f" ({sheet.unconscious_rounds} round(s) au plus)" if sheet.unconscious_rounds else ""
-        return "inconscient", f"inconscient{rounds}"
+        rounds = f" ({plural(sheet.unconscious_rounds, 'round')} au plus)" if sheet.unconscious_rounds else ""
+        return "inconscient", f"sans connaissance{rounds}"
     return "en_forme", f"{sheet.current} PA sur {effective_maximum(sheet, rs)}"
 
 
@@ -62,8 +64,11 @@ def derive(sheet: DouaratilSheet, rs: DouaratilRules) -> Derived:
     reduction = maximum_reduction(sheet, rs)
     exh_reason = f"épuisement niveau {exh}"
     maximum = effective_maximum(sheet, rs)
+    floored = maximum > sheet.base_maximum - reduction
     values["maximum"] = explained_sum(
-        "maximum", sheet.base_maximum, [Term(-min(reduction, sheet.base_maximum), exh_reason)]
+        "maximum",
+        sheet.base_maximum,
+        [Term(maximum - sheet.base_maximum, exh_reason + (f", jamais sous {maximum}" if floored else ""))],
     )
     values["current"] = Explained(sheet.current, f"points d'action {sheet.current} sur {maximum}")
     values["temporary"] = Explained(
@@ -90,7 +95,7 @@ def derive(sheet: DouaratilSheet, rs: DouaratilRules) -> Derived:
     speed = explained_sum("déplacement", sheet.speed_m, speed_terms, "base, en mètres")
     zero = [rs.conditions[c].label for c in known if rs.conditions[c].speed == "zero"]
     halves = [rs.conditions[c].label for c in known if rs.conditions[c].speed == "half"]
-    halves += [_wound_label(w, rs) for w in sheet.wounds if w.type in rs.wounds and rs.wounds[w.type].halves_speed]
+    halves += [wound_label(w, rs) for w in sheet.wounds if w.type in rs.wounds and rs.wounds[w.type].halves_speed]
     if zero:
         speed = Explained(0, f"déplacement 0 ({', '.join(zero)})")
     elif halves:
@@ -118,7 +123,7 @@ def derive(sheet: DouaratilSheet, rs: DouaratilRules) -> Derived:
     step_terms = []
     for wound in sheet.wounds:
         steps = rs.severities[wound.severity].steps
-        step_terms.append(Term(steps, f"blessure {_wound_label(wound, rs)}"))
+        step_terms.append(Term(steps, f"blessure {wound_label(wound, rs)}"))
     if rs.difficulty.steps_stack or not step_terms:
         steps_value = explained_modifier("paliers de difficulté", step_terms, "aucune blessure")
     else:
@@ -147,7 +152,7 @@ def derive(sheet: DouaratilSheet, rs: DouaratilRules) -> Derived:
         bleed = ""
         if wound.bleeding and rule and rule.bleeding_dice:
             bleed = f"{rule.bleeding_dice[0]}d{rule.bleeding_dice[1]} par round"
-            bleeding_parts.append(f"{bleed} ({_wound_label(wound, rs)})")
+            bleeding_parts.append(f"{bleed} ({wound_label(wound, rs)})")
         rows.append(
             {
                 "id": wound.id,
@@ -174,7 +179,7 @@ def derive(sheet: DouaratilSheet, rs: DouaratilRules) -> Derived:
         "saignement : " + "; ".join(bleeding_parts) if bleeding_parts else "aucun saignement",
     )
     values["scar_rows"] = Explained(
-        tuple({"type": sc.type, "label": _wound_label(sc, rs), "note": sc.note} for sc in sheet.scars),
+        tuple({"type": sc.type, "label": wound_label(sc, rs), "note": sc.note} for sc in sheet.scars),
         f"{plural(len(sheet.scars), 'cicatrice')}",
     )
     values["action_dice"] = Explained(

@@ -18,33 +18,36 @@ from rules.info import (
     SystemInfo,
 )
 from rules.labels import ABILITIES, ABILITY_LABELS
-from rules.model import (
-    MAX_POINTS,
-)
-from rules.systems.douaratil.actions import SetExhaustion
+from rules.model import MAX_POINTS, plural
+from rules.systems.douaratil.actions import AbilityCheck, SetExhaustion, WillTest, WoundRisk
+from rules.systems.douaratil.sheet import field_label
 from rules.systems.douaratil.table import POOLS, SYSTEM_ID, DouaratilRules
 
 
 def info(rs: DouaratilRules) -> SystemInfo:
     """Douaratil as the UI lays it out."""
-    hours = "Après 1d6 heures, une créature stabilisée non soignée regagne 1 PA."
+    wake = rs.saves.stabilised_wake_dice
+    hours = (
+        f"Après {wake[0]}d{wake[1]} heures sans soins, une créature stabilisée regagne "
+        f"{plural(rs.saves.stabilised_wake_gain, 'point')} d'action."
+    )
     fields = (
         *IDENTITY_FIELDS,
-        FieldInfo("xp", "Expérience", "int", minimum=0, maximum=100_000_000),
+        FieldInfo("xp", field_label("xp"), "int", minimum=0, maximum=100_000_000),
         FieldInfo(
             "path",
-            "Voie",
+            field_label("path"),
             "choice",
             choices=tuple((k, v) for k, v in rs.paths.items()),
             tooltip="La voie de la magie double le bonus de PM/PF au repos long ; celle des armes, celui des PH.",
         ),
         *(FieldInfo(a, ABILITY_LABELS[a], "int", group="characteristics", minimum=0, maximum=50) for a in ABILITIES),
-        FieldInfo("base_maximum", "PA maximum", "int", group="health", minimum=0, maximum=MAX_POINTS),
-        FieldInfo("action_die", "Dé d'action (faces)", "int", group="health", minimum=2, maximum=100),
-        FieldInfo("speed_m", "Déplacement (m)", "int", group="health", minimum=0, maximum=1000),
+        FieldInfo("base_maximum", field_label("base_maximum"), "int", group="health", minimum=0, maximum=MAX_POINTS),
+        FieldInfo("action_die", field_label("action_die"), "int", group="health", minimum=2, maximum=100),
+        FieldInfo("speed_m", field_label("speed_m"), "int", group="health", minimum=0, maximum=1000),
         FieldInfo(
             "critical_threshold",
-            "Seuil de critique (SC)",
+            field_label("critical_threshold"),
             "int",
             group="health",
             minimum=0,
@@ -53,14 +56,14 @@ def info(rs: DouaratilRules) -> SystemInfo:
         ),
         FieldInfo(
             "dies_at_zero",
-            "Meurt à 0 PA (monstre)",
+            field_label("dies_at_zero"),
             "bool",
             group="health",
             tooltip="La plupart des Narrateurs font mourir les adversaires dès qu'ils atteignent 0 PA.",
         ),
         FieldInfo(
             "dies_after_rounds",
-            "Agit encore 1d6 rounds",
+            field_label("dies_after_rounds"),
             "bool",
             group="health",
             tooltip="Le monstre à 0 PA agit librement 1d6 rounds, puis succombe.",
@@ -116,13 +119,24 @@ def info(rs: DouaratilRules) -> SystemInfo:
                 "critical",
                 "heroic_survival",
                 "wake_save",
+                "ability_check",
             }
         ),
         actions=(),
         extra={
             "pools": tuple((p, rs.rests.pools[p].label) for p in POOLS),
             "wound_severities": tuple((k, v.label) for k, v in rs.severities.items()),
-            "stabilise_methods": (("first_aid", "Premiers soins (Sagesse (Médecine) DD 16)"), ("magic", "Magie")),
+            "stabilise_methods": (
+                ("first_aid", f"Premiers soins (Sagesse (Médecine) DD {rs.saves.first_aid_dd})"),
+                ("magic", "Magie"),
+            ),
+            "ability_choices": tuple((a, ABILITY_LABELS[a]) for a in ABILITIES),
+            # Labels of the buttons of Douaratil's own actions (the generic panels read these pairs).
+            "action_labels": (
+                (AbilityCheck, "Test de caractéristique…"),
+                (WillTest, "Test de volonté (SAG)…"),
+                (WoundRisk, "Risque (ouverture ou aggravation)"),
+            ),
             "stabilised_note": hours,
         },
     )
