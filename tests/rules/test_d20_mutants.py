@@ -121,3 +121,33 @@ def test_helpless_can_be_set_by_hand() -> None:
     assert rules.derive(lifted).conditions == ()
     with pytest.raises(rules.Refused, match="on ne le pose pas à la main"):
         run(sheet(), rules.SetCondition(condition="stabilise"))
+
+
+# --- Code mutants left by the mutation sample (scripts/mutation sample d20) ------------------------
+
+
+def test_raised_ability_takes_back_the_temporary_weakening_first() -> None:
+    """« Il peut également perdre la vie si un affaiblissement temporaire ou une diminution permanente de
+    caractéristique fait tomber sa valeur de Constitution à 0. » Brought back at 1, the point comes off the
+    temporary weakening first; the permanent loss stays as it was."""
+    s = rules.new_sheet("d20", name="Essai", level=1, base_maximum=40, constitution=3)
+    s = run(s, rules.AbilityDamage(ability="constitution", points=1, drain=True)).sheet
+    corpse = run(s, rules.AbilityDamage(ability="constitution", points=2)).sheet
+    assert corpse.dead
+    out = run(corpse, rules.Resurrection(procedure="souhait")).sheet
+    assert (out.constitution_damage, out.constitution_drain) == (1, 1)
+
+
+def test_nights_in_a_row_date_the_last_rest() -> None:
+    """« Grâce à une bonne nuit de repos (8 heures de sommeil ou plus), un personnage regagne un nombre de
+    points de vie égal à son niveau global. » Several days passed at once heal one night each and date the
+    last one: a night's rest right after is refused, with when it could heal (T14)."""
+    s = sheet(current=10)
+    nights = run(s, rules.AdvanceTime(unit="night", count=2))
+    assert nights.sheet.current == 16
+    assert nights.sheet.last_rest_at == nights.sheet.clock
+    with pytest.raises(
+        rules.Refused,
+        match="une seule guérison naturelle par période de 24 h ; ce repos pourra guérir en commençant dans 16 heures",
+    ):
+        run(nights.sheet, rules.LongRest())

@@ -147,3 +147,14 @@ def test_table_dice_are_bounded(dice: list[int], valid: bool) -> None:
     with pytest.raises(pydantic.ValidationError) as refused:
         type(table).model_validate(data)
     assert "des dés s'écrivent [nombre, faces], par exemple [1, 6]" in str(refused.value)
+
+
+def test_a_magic_resistance_of_one_counts() -> None:
+    """« Atteindre le score suffit. En cas d'échec, le sort échoue entièrement : pas de jet de sauvegarde, pas
+    de demi-dégâts, rien. » Even a score of 1 stops a caster who gets 0."""
+    s = sheet(magic_resistance=1)
+    resisted = rules.apply(s, rules.Damage(amount=5, spell_check=0))
+    assert resisted.sheet.current == 20 and "spell_resisted" in resisted.events
+    pierced = rules.apply(s, rules.Damage(amount=5, spell_check=1))
+    assert pierced.sheet.current == 15
+    assert "Résistance à la magie 1 percée (1 atteint 1)." in pierced.log
