@@ -36,8 +36,8 @@ def test_a_rolled_maximum_of_one_is_enough() -> None:
 
 
 def test_roll_once_rolls_with_the_given_generator() -> None:
-    """« lancé une fois pour tous »: one roll, from the generator the table passes (the same seed, the same
-    total)."""
+    """The GM table's one roll for every creature comes from the generator it passes (the same seed, the
+    same total)."""
     first = table.roll_once("3d6", random.Random(7))
     assert first == table.roll_once("3d6", random.Random(7))
     assert 3 <= first.total <= 18 and first.expression == "3d6"
