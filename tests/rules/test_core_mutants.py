@@ -48,3 +48,20 @@ def test_sheet_error_locates_each_line() -> None:
     err = rules.SheetError("Fiche invalide", ["a", "b"])
     assert err.locations == [(), ()]
     assert rules.SheetError("Fiche invalide", ["a"], [("wounds", 0)]).locations == [("wounds", 0)]
+
+
+def test_edit_journal_names_each_changed_field_only() -> None:
+    """An edit writes one line per field it changes, in the system's words; a field given unchanged is
+    skipped and the fields after it are still written."""
+    for system, notes in (("d20", "Notes : (vide) → « blessée »."), ("severite", "Notes modifiées.")):
+        s = rules.new_sheet(system, name="Ysolde")
+        out = rules.apply(s, rules.Edit(changes={"name": "Ysolde", "notes": "blessée", "player": "Léa"}))
+        assert out.log == (notes, "Joueur : (vide) → « Léa »."), system
+
+
+def test_edit_of_unknown_fields_refused_by_name() -> None:
+    """An edit naming fields the sheet does not have is refused, each named, and changes nothing."""
+    s = rules.new_sheet("segments", name="Ysolde")
+    with pytest.raises(rules.Refused) as err:
+        rules.apply(s, rules.Edit(changes={"couleur": "bleu", "teinte": 1}))
+    assert str(err.value) == "Champ inconnu : « couleur », « teinte »."
