@@ -158,3 +158,11 @@ def test_a_magic_resistance_of_one_counts() -> None:
     pierced = rules.apply(s, rules.Damage(amount=5, spell_check=1))
     assert pierced.sheet.current == 15
     assert "Résistance à la magie 1 percée (1 atteint 1)." in pierced.log
+
+
+def test_first_temporary_points_replace_nothing() -> None:
+    """The journal of the first temporary points says how many, not that they replaced 0."""
+    out = rules.apply(sheet(), rules.GainTemporary(amount=5))
+    assert out.log == ("Points de vie temporaires : 5.",)
+    again = rules.apply(out.sheet, rules.GainTemporary(amount=7, replace=True))
+    assert again.log == ("Points de vie temporaires : 5 remplacés par 7.",)
