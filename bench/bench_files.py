@@ -1,6 +1,7 @@
 """Save and load of a 1,000-NPC GM table against plain ``json.dumps`` / ``json.loads`` of the same data.
 
 Run: ``.venv/bin/python bench/bench_files.py [--npcs 1000] [--repeat 15]``
+     ``.venv/bin/python bench/bench_files.py --hostile [--full] [--only NAME…]``
 
 Everything is measured in the same run and printed as ratios to the baselines (fastest of
 ``--repeat`` runs, the least disturbed on a shared machine), so the numbers mean the same on a slow or
@@ -14,6 +15,12 @@ a busy machine. Target: ≤ 3× both ways.
   sheets that changed; a table read from a file starts all checked).
 - decode: ``files.decode_document`` (bytes → checked text → JSON → envelope → every sheet validated by
   its system's pydantic model) against ``json.loads`` of the same bytes.
+- ``--hostile``: the hostile corpus of ``tests/files/hostile.py`` (issue 16). Each file of megabytes
+  is read by ``read_document`` in a fresh process: its time and the process's peak memory (Python,
+  pydantic and the rules included; the import baseline is shown apart) against the target « every
+  file ≤ 32 Mo answered in ≤ 2 s and ≤ 400 Mo peak ». The small files (truncations, byte flips,
+  every field × wrong types and extreme numbers, special files; ``--full``: every offset and value)
+  are read in this process: count, slowest, total.
 - save / load: the same through the disk. Save is the atomic write (temp file + fsync + rename + fsync
   of the folder) against ``json.dumps`` + a plain write; load is ``read_document`` (size-checked read,
   digest) against a plain read + ``json.loads``. fsync depends on the disk, so it is shown apart.
@@ -75,7 +82,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--npcs", type=int, default=1000)
     parser.add_argument("--repeat", type=int, default=15)
+    parser.add_argument("--hostile", action="store_true", help="the hostile corpus (issue 16)")
+    parser.add_argument("--full", action="store_true", help="with --hostile: every offset and value")
+    parser.add_argument("--only", nargs="*", default=None, help="with --hostile: only these big files")
+    parser.add_argument("--big-only", action="store_true", help="with --hostile: only the big files")
+    parser.add_argument("--timeout", type=float, default=300, help="with --hostile: seconds allowed a big file")
     args = parser.parse_args(argv)
+    if args.hostile:
+        return hostile(args.full, args.only, args.timeout, args.big_only)
 
     doc = npc_table(args.npcs)
     raw = files.encode_document(doc)
@@ -137,6 +151,78 @@ def main(argv: list[str] | None = None) -> int:
     for name, ratio in ratios:
         print(f"  {name:<{width + 14}}  {ratio:5.2f}×  {'ok' if ratio <= 3 else 'SLOWER THAN TARGET'}")
     return 0
+
+
+TARGET_SECONDS = 2.0
+TARGET_PEAK_MB = 400.0
+
+
+def hostile(full: bool, only: list[str] | None, timeout: float = 300, big_only: bool = False) -> int:
+    """Time and peak memory of every hostile file against the target; 1 if any misses it."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the corpus lives with the tests
+    from tests.files import hostile as corpus
+
+    missed = 0
+    with tempfile.TemporaryDirectory(prefix="bench_hostile.") as tmp:
+        folder = Path(tmp)
+        small = [] if big_only else list(corpus.corpus(full=full, big=False))
+        worst = (0.0, "")
+        outcomes: dict[str, int] = {}
+        start = time.perf_counter()
+        for item in small:
+            sub = folder / f"s{len(outcomes)}"
+            sub.mkdir(exist_ok=True)
+            path = item.make(sub)
+            t0 = time.perf_counter()
+            try:
+                files.read_document(path)
+                outcome = "ok"
+            except files.FileProblem:
+                outcome = "refused"
+            except BaseException as exc:
+                outcome = f"crash {type(exc).__name__}"
+                print(f"  CRASH {item.name}: {exc!r}"[:300])
+            dt = time.perf_counter() - t0
+            worst = max(worst, (dt, item.name))
+            outcomes[outcome] = outcomes.get(outcome, 0) + 1
+            for p in sorted(sub.iterdir(), reverse=True):
+                if p.is_dir() and not p.is_symlink():
+                    p.rmdir()
+                else:
+                    p.unlink()
+        total = time.perf_counter() - start
+        print(f"hostile corpus, small files ({'full' if full else 'quick'}): {len(small)} files in {total:.1f} s")
+        print(f"  outcomes: {outcomes}; slowest {worst[0] * 1000:.0f} ms ({worst[1]})")
+        if any(k.startswith("crash") for k in outcomes):
+            missed += 1
+        print(
+            f"hostile corpus, big files (a fresh process each; target ≤ {TARGET_SECONDS:.0f} s, "
+            f"≤ {TARGET_PEAK_MB:.0f} Mo):"
+        )
+        # How busy the machine is: the times above scale with it (the target is for a quiet core).
+        reference = files.encode_document(npc_table(1000))
+        loads_ms = best_ms(lambda: json.loads(reference), 5)
+        load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+        print(
+            f"  machine: load average {load:.1f} on {os.cpu_count()} cores; json.loads of the 1,000-NPC table "
+            f"({len(reference) / 1e6:.1f} MB): {loads_ms:.0f} ms"
+        )
+        print(f"  {'file':<32} {'size':>8} {'time':>8} {'peak':>8} {'base':>6}  outcome")
+        for item in corpus.big_files():
+            if only and item.name not in only:
+                continue
+            path = item.make(folder)
+            size = path.stat().st_size / 1e6
+            got = corpus.answer_in_child(path, timeout=timeout)
+            path.unlink()
+            ok = got.outcome in ("ok", "refused") and got.seconds <= TARGET_SECONDS and got.peak_mb <= TARGET_PEAK_MB
+            missed += not ok
+            first = got.message.splitlines()[0][:90] if got.message else ""
+            print(
+                f"  {item.name:<32} {size:6.1f}MB {got.seconds:7.2f}s {got.peak_mb:6.0f}MB {got.baseline_mb:5.0f}MB"
+                f"  {got.outcome}{'' if ok else '  MISSES TARGET'}  {first}"
+            )
+    return 1 if missed else 0
 
 
 def _first(fn: Callable[[], object]) -> object:

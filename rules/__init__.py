@@ -60,7 +60,10 @@ from rules.info import (
     SystemInfo,
 )
 from rules.model import SECRET_MARK, Context, Derived, Explained, Outcome, SheetBase, evolve, fmt_int, signed
+from rules.odds import Chance, Odds, fmt_percent
 from rules.ruleset import load_ruleset
+from rules.strict import twin_adapter
+from rules.strict import type_twin as strict_types
 from rules.systems import REGISTRY, System
 
 # --- Douaratil (seed 000) -------------------------------------------------------------------------
@@ -146,10 +149,18 @@ class SheetError(Refused):
     the line of the JSON file.
     """
 
-    def __init__(self, reason: str, lines: list[str], locations: list[tuple[str | int, ...]] | None = None) -> None:
+    def __init__(
+        self,
+        reason: str,
+        lines: list[str],
+        locations: list[tuple[str | int, ...]] | None = None,
+        count: int | None = None,
+    ) -> None:
         super().__init__(reason)
         self.lines = lines
         self.locations = locations if locations is not None else [() for _ in lines]
+        # How many errors validation found (``lines`` words the first few): what reading them cost.
+        self.count = count if count is not None else len(lines)
 
 
 def _invalid_sheet(prefix: str, exc: ValidationError) -> SheetError:
@@ -158,7 +169,7 @@ def _invalid_sheet(prefix: str, exc: ValidationError) -> SheetError:
         shown_location(err["loc"], REGISTRY.keys()) for err in exc.errors(include_url=False)[: len(lines)]
     ]
     locations += [()] * (len(lines) - len(locations))
-    return SheetError(prefix + " ; ".join(lines), lines, locations)
+    return SheetError(prefix + " ; ".join(lines), lines, locations, exc.error_count())
 
 
 def build_action(action_type: type[Action], **fields: Any) -> Action:
@@ -250,11 +261,13 @@ def _context(rules_table: Any) -> dict[str, Any] | None:
     return {"rules_table": rules_table} if rules_table is not None else None
 
 
-def sheet_from_data(data: Any, rules_table: Any = None) -> Sheet:
+def sheet_from_data(data: Any, rules_table: Any = None, *, strict: bool = False) -> Sheet:
     """Validate plain data (parsed JSON) as a sheet of whichever system it names.
 
     Its ids (conditions, wound types…) and bounds are checked against ``rules_table`` (a GM's house
-    rules, from ``load_rules_table``), else against the system's shipped table.
+    rules, from ``load_rules_table``), else against the system's shipped table. ``strict``: as data read
+    from a file: JSON types exactly as the schema says (``true``, ``"3"``, ``3.0`` or ``1e-400`` are no
+    integer): checked against the model's type twin first.
     """
     sheet_type: Any = None
     if isinstance(data, dict):
@@ -270,6 +283,8 @@ def sheet_from_data(data: Any, rules_table: Any = None) -> Sheet:
             # The system is known: validate with its own model, so messages carry no union tag.
             sheet_type = REGISTRY[sys_id].sheet_type
     try:
+        if strict and sheet_type is not None:
+            twin_adapter(sheet_type).validate_python(data, strict=True)
         if sheet_type is not None:
             sheet = sheet_type.model_validate(data, context=_context(rules_table))
         else:
@@ -395,6 +410,45 @@ def supports(system_id: str, action_type: type[Action]) -> bool:
     return action_type is Edit or action_type in system(system_id).handlers
 
 
+# --- Odds (issue 17): each roll the rules can ask, with its exact chance -----------------------------
+
+
+def sheet_odds(sheet: Sheet, rules_table: Any = None) -> Odds:
+    """Every roll the rules can ask of ``sheet`` now, with its exact chance and how it is made, and a dying
+    character's chance of pulling through from where it stands (``Odds.survival``).
+
+    The interface shows these and computes nothing: ``chance.percent`` (« 62,5 % ») beside the roll,
+    ``chance.text`` (« Jet contre la mort : 3d6 − 2 (épuisement niveau 2) ≥ 10 : 37,5 % ») on hover.
+    """
+    sys_ = system(sheet.system)
+    provider = sys_.odds()
+    if provider is None:
+        return Odds()
+    table = rules_table if rules_table is not None else sys_.ruleset()
+    return Odds(tuple(provider.rolls(sheet, table)), provider.survival(sheet, table))
+
+
+def survival_odds(sheet: Sheet, rules_table: Any = None) -> Chance | None:
+    """Only the dying character's chance of pulling through (None when not dying): what a GM's table row
+    shows, without the other rolls."""
+    sys_ = system(sheet.system)
+    provider = sys_.odds()
+    if provider is None:
+        return None
+    return provider.survival(sheet, rules_table if rules_table is not None else sys_.ruleset())
+
+
+def action_odds(sheet: Sheet, action: Action, rules_table: Any = None) -> tuple[Chance, ...]:
+    """The rolls ``action`` would make on ``sheet``, with the values chosen in its dialog (a first-aid
+    bonus, a caster level, an Opposition…); empty when the action rolls nothing the rules can foresee."""
+    sys_ = system(sheet.system)
+    provider = sys_.odds()
+    if provider is None:
+        return ()
+    table = rules_table if rules_table is not None else sys_.ruleset()
+    return tuple(provider.for_action(sheet, table, action))
+
+
 def load_rules_table(system_id: str, path: Any) -> Any:
     """A GM's own copy of a rule table, validated like the shipped one (``RulesetError`` if broken)."""
     from pathlib import Path
@@ -471,6 +525,7 @@ __all__ = [
     "sheet_to_data",
     "sheet_to_json",
     "signed",
+    "strict_types",
     "supports",
     "system",
 ]
@@ -528,3 +583,13 @@ from rules import table  # noqa: E402  (uses the facade above)
 from rules.table import Summary, summarise  # noqa: E402
 
 __all__ += ["Summary", "summarise", "table"]
+
+# --- odds exports (issue 17) ----------------------------------------------------------------------
+__all__ += [
+    "Chance",
+    "Odds",
+    "action_odds",
+    "fmt_percent",
+    "sheet_odds",
+    "survival_odds",
+]

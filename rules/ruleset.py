@@ -7,6 +7,9 @@ through the very same validation: ``load_ruleset(model, path)``.
 from __future__ import annotations
 
 import functools
+import os
+import re
+import stat
 import tomllib
 from collections.abc import Iterable, Mapping
 from importlib import resources as importlib_resources
@@ -79,30 +82,116 @@ def check_time_units(time_units: Mapping[str, int], needed: Iterable[str]) -> No
             raise ValueError(f"l'unité de temps « {unit} » manque dans time_units")
 
 
+# tomllib's messages (Python 3.11), in French; the coordinates that follow them are kept as a line.
+_TOML_MESSAGES: tuple[tuple[str, str], ...] = (
+    ("Invalid statement", "instruction invalide"),
+    ("Cannot overwrite a value", "une valeur est définie deux fois"),
+    ("Cannot declare", "une table est déclarée deux fois"),
+    ("Cannot mutate immutable namespace", "une table en ligne ou une liste ne se complète pas plus loin"),
+    ("Cannot redefine namespace", "une table est redéfinie"),
+    ("Duplicate inline table key", "une clé figure deux fois dans la table en ligne"),
+    ("Expected ']' at the end of a table declaration", "« ] » attendu à la fin du nom de table"),
+    ("Expected ']]' at the end of an array declaration", "« ]] » attendu à la fin du nom de liste de tables"),
+    ("Expected '=' after a key in a key/value pair", "« = » attendu après la clé"),
+    ("Invalid initial character for a key part", "caractère invalide au début d'une clé"),
+    ("Unclosed array", "liste non fermée"),
+    ("Unclosed inline table", "table en ligne non fermée"),
+    ("Unescaped '\\' in a string", "« \\ » non échappé dans un texte"),
+    ("Invalid hex value", "séquence \\u invalide"),
+    ("Escaped character is not a Unicode scalar value", "caractère échappé invalide"),
+    ("Unterminated string", "texte sans guillemet fermant"),
+    ("Illegal character", "caractère interdit dans un texte"),
+    ("Found invalid character", "caractère invalide"),
+    ("Invalid date or datetime", "date invalide"),
+    ("Invalid value", "valeur invalide"),
+    ("Expected newline or end of document after a statement", "fin de ligne attendue après la valeur"),
+    ("Expected", "caractère attendu manquant"),
+)
+_TOO_DEEP = "données imbriquées trop profondément (ce n'est pas une table de règles)."
+_TOO_BIG = f"fichier trop gros pour une table de règles (au plus {MAX_RULESET_BYTES:,} octets).".replace(",", "\u202f")
+_TOML_WHERE = re.compile(r"\(at (?:line (\d+), column (\d+)|end of document)\)$")
+
+
+def _toml_error(exc: tomllib.TOMLDecodeError, source: str) -> RulesetError:
+    """A French ``RulesetError`` for tomllib's English one: its line and column kept."""
+    text = str(exc)
+    what = next((fr for en, fr in _TOML_MESSAGES if text.startswith(en)), "syntaxe incorrecte")
+    expected = re.match(r"Expected '(.{1,3})' \(", text)
+    if expected:
+        what = f"« {expected.group(1)} » attendu ici"
+    where = _TOML_WHERE.search(text)
+    if where is None:
+        place = ""
+    elif where.group(1) is None:
+        place = "fin du fichier : "
+    else:
+        place = f"ligne {where.group(1)} (colonne {where.group(2)}) : "
+    return RulesetError(f"{source} : {place}syntaxe TOML invalide : {what}.")
+
+
 def parse_ruleset(model: type[R], text: str, source: str) -> R:
-    """Validate TOML ``text`` as ``model``; ``source`` names the file in messages."""
+    """Validate TOML ``text`` as ``model``; ``source`` names the file in messages.
+
+    Every failure is a French ``RulesetError`` naming the file (and the line, for the syntax): deep
+    nesting and giant integers too, which the TOML parser itself lets escape.
+    """
+    text = text.removeprefix("\ufeff")  # a UTF-8 byte-order mark, as some editors write
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise RulesetError(f"{source} : syntaxe TOML invalide ({exc}).") from None
+        raise _toml_error(exc, source) from None
+    except RecursionError:
+        raise RulesetError(f"{source} : {_TOO_DEEP}") from None
+    except ValueError:  # an integer of thousands of digits (Python's own guard)
+        raise RulesetError(f"{source} : nombre démesuré (des milliers de chiffres).") from None
     try:
         return model.model_validate(data)
     except ValidationError as exc:
         # The keys as written in the TOML file: they are what its author must find.
         lines = describe_validation_error(exc, labels=None)
         raise RulesetError(f"{source} : " + " ; ".join(lines)) from None
+    except RecursionError:
+        raise RulesetError(f"{source} : {_TOO_DEEP}") from None
+
+
+def _read_table(path: Path) -> bytes:
+    """The bytes of a rule table file: only an ordinary file, at most ``MAX_RULESET_BYTES``; a pipe,
+    a device or a folder is refused without being read (a pipe would block, ``/dev/zero`` never ends)."""
+    st = os.stat(path)
+    if stat.S_ISDIR(st.st_mode):
+        raise RulesetError(f"{path} : c'est un dossier, pas une table de règles.")
+    if not stat.S_ISREG(st.st_mode):
+        raise RulesetError(f"{path} : ce n'est pas un fichier ordinaire (périphérique, tube…) : rien n'a été lu.")
+    if st.st_size > MAX_RULESET_BYTES:
+        raise RulesetError(f"{path} : {_TOO_BIG}")
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # swapped since the check
+            raise RulesetError(f"{path} : ce n'est pas un fichier ordinaire (périphérique, tube…) : rien n'a été lu.")
+        chunks: list[bytes] = []
+        total = 0
+        while chunk := os.read(fd, min(1 << 20, MAX_RULESET_BYTES + 1 - total)):
+            chunks.append(chunk)
+            total += len(chunk)
+            if total > MAX_RULESET_BYTES:
+                raise RulesetError(f"{path} : {_TOO_BIG}")
+    finally:
+        os.close(fd)
+    return b"".join(chunks)
 
 
 def load_ruleset(model: type[R], path: Path) -> R:
-    """Load a GM's rule table from ``path``."""
+    """Load a GM's rule table from ``path`` (same limits and French errors as sheet files)."""
     try:
-        if path.stat().st_size > MAX_RULESET_BYTES:
-            raise RulesetError(f"{path} : fichier trop gros pour une table de règles.")
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise RulesetError(f"{path} : le fichier n'est pas en UTF-8.") from None
+        raw = _read_table(path)
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise RulesetError(f"{path} : ligne {line} : le fichier n'est pas en UTF-8.") from None
     except OSError as exc:
         raise RulesetError(f"{path} : lecture impossible ({os_reason(exc)}).") from None
+    except ValueError:  # a NUL character in the path
+        raise RulesetError(f"{path} : nom de fichier invalide.") from None
     return parse_ruleset(model, text, str(path))
 
 

@@ -115,10 +115,12 @@ def run(argv: list[str]) -> int:
     ensure_platform()
     from PySide6.QtWidgets import QApplication
 
+    from sheet_app import guard
     from sheet_app.autosave import AutosaveStore
     from sheet_app.main_window import MainWindow
 
     app = QApplication.instance() or QApplication([sys.argv[0]])
+    guard.install()  # a bug in any slot: a French message and the log, never a silent failure
     QApplication.setApplicationName("sheet_app")
     QApplication.setApplicationDisplayName("Fiche de personnage")
     install_translations(app)

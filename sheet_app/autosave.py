@@ -10,9 +10,12 @@ How a window uses it::
     for entry in store.recoverable():         # at start: entry.describe() for the dialog
         doc = store.load(entry)               # reopen (source: entry.source), marked modified
         # … or store.discard(entry.key) if the user declines
-    key = store.key_for(path_or_None)         # per open document; a new key after « Enregistrer sous »
-    store.save(key, doc, path_or_None)        # every minute, after a rest or a time advance
+    key = store.key_for(path_or_None)         # per open document and per running app (two windows on
+                                              # one file keep two copies); a new key after « Enregistrer sous »
+    store.save(key, doc, path_or_None, base)  # every minute, after a rest or a time advance; ``base``:
+                                              # the digest of the file the document was read from
     store.discard(key)                        # after the user's save succeeded, or a clean close
+    store.remove(entry)                       # a copy found in the folder, whatever its file name
     store.clean()                             # now and then (at start): drops what is no longer useful
 
 The store never writes anywhere but its own folder (``<user data>/sheet_app/autosave`` by default,
@@ -20,8 +23,14 @@ from platformdirs, which follows ``XDG_DATA_HOME``): never over the user's file.
 one JSON file written atomically, like the user's files::
 
     {"format": 1, "kind": "autosave", "saved_at_ns": …, "saved_at": "2026-03-12T14:32:05+01:00",
-     "source": "/home/…/ulfred.fiche.json" or null, "title": "Ulfred", "session": "…", "pid": 1234,
+     "source": "/home/…/ulfred.fiche.json" or null, "source_sha256": "…" or "",
+     "title": "Ulfred", "session": "…", "pid": 1234,
      "document": { the sheet or table file, exactly as on disk }}
+
+``source_sha256`` is the digest of the user's file as the document was read from it: after a crash,
+the copy is trusted to go back to ``source`` only if that file is still exactly that (else the window
+asks before writing there: an autosave's ``source`` alone could name any file). A file name that is
+not valid UTF-8 is kept exactly (as ``\\udcXX`` escapes).
 
 A running app holds a lock on ``<session>.lock`` in the store: an autosave whose session still holds
 its lock belongs to a running app (maybe another window of the same user) and is not offered for
@@ -43,7 +52,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import platformdirs
-from pydantic import BaseModel, ConfigDict, Field, Strict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, Strict, ValidationError, model_validator
 
 import rules
 from sheet_app import __version__ as APP_VERSION
@@ -81,24 +90,35 @@ class _AutosaveFile(BaseModel):
     app: str = Field("", max_length=40)
     saved_at_ns: Annotated[int, Strict(), Field(ge=0)]
     saved_at: str = Field("", max_length=60)
-    source: str | None = Field(None, max_length=4096)
+    # No pydantic length constraint here: it refuses a file name that is not UTF-8 (its surrogate
+    # escapes), which is a real file name all the same; the length is checked below.
+    source: str | None = None
+    source_sha256: str = Field("", pattern=r"^([0-9a-f]{64})?$")
     title: str = Field("", max_length=400)
     session: str = Field("", max_length=64)
     pid: int = 0
     document: dict[str, Any]
+
+    @model_validator(mode="after")
+    def _short_source(self) -> _AutosaveFile:
+        if self.source is not None and len(self.source) > 4096:
+            raise ValueError("source trop long")
+        return self
 
 
 @dataclass(frozen=True)
 class AutosaveEntry:
     """One autosave in the store: what it is a copy of, and when it was made."""
 
-    key: str
+    key: str  # the file's name in the store (informative: a copy from elsewhere may have any name)
     path: Path
     source: Path | None
     saved_at_ns: int
     title: str
     session: str
     pid: int
+    source_sha256: str = ""  # the digest of ``source`` when the document was read from it
+    last_seen_ns: int = 0  # when the app that wrote it was last known alive (its lock's heartbeat)
 
     @property
     def saved_at(self) -> datetime:
@@ -115,9 +135,16 @@ class AutosaveEntry:
             return None
 
     def newer_than_source(self) -> bool:
-        """Whether this copy holds work the user's file does not (or there is no such file)."""
+        """Whether this copy was made after the user's file last changed (or there is no such file)."""
         mtime = self.source_mtime_ns()
         return mtime is None or self.saved_at_ns > mtime
+
+    def holds_unsaved_work(self) -> bool:
+        """Whether this copy may hold work the user's file lacks: it is newer than the file, or its app
+        was still running when the file last changed (another window saved the file meanwhile: this
+        app's work is not in it). A file changed after the app ended supersedes the copy."""
+        mtime = self.source_mtime_ns()
+        return mtime is None or max(self.saved_at_ns, self.last_seen_ns) > mtime
 
     def when_text(self, now: datetime | None = None) -> str:
         """« aujourd'hui à 14:32 », « hier à 09:05 », « le 12/03/2026 à 14:32 »."""
@@ -157,15 +184,15 @@ class AutosaveStore:
 
     # --- keys --------------------------------------------------------------------------------------
 
-    @staticmethod
-    def key_for(source: Path | str | None) -> str:
-        """A stable key for a user's file (same file, same key); a new one for a never-saved document."""
+    def key_for(self, source: Path | str | None) -> str:
+        """The key of a user's file in this running app (same file, same key; another app on the same
+        file has its own: its copies never overwrite ours); a new one for a never-saved document."""
         if source is None:
             return f"nouveau-{secrets.token_hex(6)}"
         resolved = Path(os.path.abspath(source))
         digest = hashlib.sha256(str(resolved).encode("utf-8", "surrogatepass")).hexdigest()[:12]
         stem = resolved.name.removesuffix(".json").removesuffix(".fiche").removesuffix(".table")
-        return f"{_slug(stem)}-{digest}"
+        return f"{_slug(stem)}-{digest}-{self.session[:8]}"
 
     def path_for(self, key: str) -> Path:
         if not re.fullmatch(r"[A-Za-z0-9_-]{1,80}", key):
@@ -183,6 +210,19 @@ class AutosaveStore:
         fd = os.open(self.folder / f"{self.session}.lock", os.O_RDWR | os.O_CREAT, 0o600)
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         self._lock_fd = fd
+
+    def heartbeat(self) -> None:
+        """Say this session is alive now (its lock's time): after a crash, a copy whose app outlived
+        a change of its file by someone else is still offered (``AutosaveEntry.holds_unsaved_work``)."""
+        if self._lock_fd is None:
+            return
+        with contextlib.suppress(OSError):
+            os.utime(self._lock_fd)
+
+    def _last_seen_ns(self, session: str) -> int:
+        if not re.fullmatch(r"[0-9a-f]{1,64}", session):
+            return 0
+        return _mtime_ns(self.folder / f"{session}.lock")
 
     def close(self) -> None:
         """Release this session's lock (the app is closing cleanly)."""
@@ -215,8 +255,9 @@ class AutosaveStore:
 
     # --- writing -------------------------------------------------------------------------------------
 
-    def save(self, key: str, doc: Document, source: Path | str | None) -> AutosaveEntry:
-        """Write (or replace) the autosave ``key`` of ``doc``, a copy of the user's file ``source``.
+    def save(self, key: str, doc: Document, source: Path | str | None, source_sha256: str = "") -> AutosaveEntry:
+        """Write (or replace) the autosave ``key`` of ``doc``, a copy of the user's file ``source``
+        (``source_sha256``: that file's digest when the document was read from it, or "").
 
         Raises ``FileProblem`` if it cannot be written (the user's file is never touched).
         """
@@ -238,11 +279,15 @@ class AutosaveStore:
             "saved_at_ns": now_ns,
             "saved_at": datetime.fromtimestamp(now_ns / 1e9).astimezone().isoformat(timespec="seconds"),
             "source": str(source_path) if source_path is not None else None,
+            "source_sha256": source_sha256 if source_path is not None else "",
             "title": title,
             "session": self.session,
             "pid": os.getpid(),
         }
         head = json.dumps(meta, ensure_ascii=False, indent=2)[:-2]  # without the closing "\n}"
+        if not head.isascii() and not _is_utf8(head):
+            # A file name that is not UTF-8 (surrogate escapes): kept exactly as \udcXX escapes.
+            head = json.dumps(meta, ensure_ascii=True, indent=2)[:-2]
         data = f'{head},\n  "document": {body}\n}}\n'.encode()
         try:
             self._ensure_folder()
@@ -250,12 +295,21 @@ class AutosaveStore:
             atomic_write(path, data)
         except OSError as exc:
             raise FileProblem(f"{name} : sauvegarde automatique impossible ({rules.os_reason(exc)}).") from None
-        return AutosaveEntry(key, path, source_path, now_ns, title, self.session, os.getpid())
+        return AutosaveEntry(key, path, source_path, now_ns, title, self.session, os.getpid(), meta["source_sha256"])
 
     def discard(self, key: str) -> None:
-        """Remove the autosave ``key`` (saved by the user, closed cleanly, or recovery declined)."""
+        """Remove the autosave ``key`` (saved by the user, or closed cleanly)."""
         with contextlib.suppress(FileNotFoundError):
             self.path_for(key).unlink()
+
+    def remove(self, entry: AutosaveEntry) -> None:
+        """Remove an autosave found in the store (recovery declined, or its work carried on under a
+        key of this app), whatever its file's name; nothing outside the store's folder."""
+        path = entry.path
+        if path.parent != self.folder or not path.name.endswith(AUTOSAVE_SUFFIX):
+            raise ValueError(f"not an autosave of this store: {path!r}")
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
 
     # --- reading -------------------------------------------------------------------------------------
 
@@ -274,7 +328,10 @@ class AutosaveStore:
             raise FileProblem(f"{name} : ce n'est pas une sauvegarde automatique lisible.") from None
         key = path.name.removesuffix(AUTOSAVE_SUFFIX)
         source = Path(meta.source) if meta.source else None
-        entry = AutosaveEntry(key, path, source, meta.saved_at_ns, meta.title, meta.session, meta.pid)
+        seen = self._last_seen_ns(meta.session)
+        entry = AutosaveEntry(
+            key, path, source, meta.saved_at_ns, meta.title, meta.session, meta.pid, meta.source_sha256, seen
+        )
         return entry, meta.document, text
 
     def load(self, entry: AutosaveEntry) -> Document:
@@ -305,7 +362,7 @@ class AutosaveStore:
 
     def recoverable(self) -> list[AutosaveEntry]:
         """What a crash left: autosaves of ended sessions holding work their file lacks, newest first."""
-        return [e for e in self.entries() if not self.session_alive(e.session) and e.newer_than_source()]
+        return [e for e in self.entries() if not self.session_alive(e.session) and e.holds_unsaved_work()]
 
     def _files(self) -> list[Path]:
         try:
@@ -319,12 +376,14 @@ class AutosaveStore:
         """Remove what is no longer useful; the number of files removed.
 
         Removed: autosaves of ended sessions that the user's file already supersedes, or older than
-        ``max_age_days``; damaged autosave files older than that; locks of ended sessions; temp files
+        ``max_age_days``; damaged autosave files older than that; locks of ended sessions left without
+        copies; temp files
         left by a crash during an autosave. Autosaves of running sessions are never removed.
         """
         removed = 0
         now = time.time()
         limit_ns = int((now - max_age_days * 86400) * 1e9)
+        kept_sessions: set[str] = set()
         for path in self._files():
             try:
                 entry, _, _ = self._read(path)
@@ -334,18 +393,30 @@ class AutosaveStore:
                 continue
             if self.session_alive(entry.session):
                 continue
-            if not entry.newer_than_source() or entry.saved_at_ns < limit_ns:
+            if not entry.holds_unsaved_work() or entry.saved_at_ns < limit_ns:
                 removed += _remove(path)
+            else:
+                kept_sessions.add(entry.session)
         try:
             others = list(self.folder.iterdir())
         except OSError:
             others = []
         for path in others:
-            if path.name.endswith(".lock") and not self.session_alive(path.name.removesuffix(".lock")):
+            session = path.name.removesuffix(".lock")
+            # An ended session's lock goes, unless a copy of it is kept: its time says until when it ran.
+            if path.name.endswith(".lock") and session not in kept_sessions and not self.session_alive(session):
                 removed += _remove(path)
             elif path.name.endswith(".tmp") and _mtime_ns(path) < (now - STALE_TEMP_SECONDS) * 1e9:
                 removed += _remove(path)
         return removed
+
+
+def _is_utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _same_file(a: Path, b: Path) -> bool:

@@ -8,9 +8,7 @@ copies (``sheet_app.autosave``) and ``recover`` reopens one after a crash.
 
 from __future__ import annotations
 
-import hashlib
 import logging
-import os
 import random
 import re
 from collections.abc import Callable, Iterable
@@ -32,6 +30,8 @@ from ui.table.viewmodel import TableViewModel, state_from
 
 log = logging.getLogger(__name__)
 
+HEARTBEAT_MS = 5_000
+
 
 @dataclass(eq=False)
 class OpenSheet:
@@ -39,7 +39,11 @@ class OpenSheet:
 
     ``differs_from_file``: the sheet at the undo stack's clean point is not what the file holds (a
     sheet recovered from an autosave): modified until saved. ``autosave_key``: its copy in the
-    autosave store, if one was made; ``autosaved``: the (sheet, journal) that copy holds.
+    autosave store under this app's key, if one was made; ``autosaved``: the (sheet, journal) the
+    latest copy holds; ``recovered_from``: the copy a crash left that this sheet came back from
+    (removed once this app's own copy or the user's save supersedes it). ``confirm_path``: ``path``
+    comes from an autosave and the file there is no longer the one the work started from (or cannot
+    be checked): « Enregistrer » asks before writing there. (The same for ``OpenTable``.)
     """
 
     vm: SheetViewModel
@@ -48,6 +52,8 @@ class OpenSheet:
     differs_from_file: bool = False
     autosave_key: str | None = None
     autosaved: tuple[Any, tuple[str, ...]] | None = None
+    recovered_from: AutosaveEntry | None = None
+    confirm_path: bool = False
 
     kind = "sheet"
 
@@ -82,6 +88,8 @@ class OpenTable:
     differs_from_file: bool = False
     autosave_key: str | None = None
     autosaved: Any = None
+    recovered_from: AutosaveEntry | None = None
+    confirm_path: bool = False
 
     kind = "table"
 
@@ -200,9 +208,7 @@ class DocumentController(QObject):
             raise ValueError(exc.message) from None
         if doc.kind != "sheet":
             raise ValueError(
-                self.tr("{0} : c'est une table de meneur ({1} fiches), pas une fiche.").format(
-                    path.name, len(doc.sheets)
-                )
+                self.tr("{0} : c'est une table de meneur ({1} fiches), pas une fiche.").format(path, len(doc.sheets))
             )
         return doc.sheets[0], tuple(doc.journals[0]) if doc.journals else ()
 
@@ -224,20 +230,42 @@ class DocumentController(QObject):
     def recover(self, doc: files.Document, entry: AutosaveEntry, parent: QObject | None = None) -> OpenDocument:
         """A sheet or table recovered from the autosave ``entry``: modified until saved, to its user's file.
 
-        The file is taken as it is now as the version the recovered work replaces: « Enregistrer »
-        writes over it unless someone changes it meanwhile (then the changed-on-disk question).
+        The copy names its file (``entry.source``) and that file's digest when the work started. If the
+        file is still exactly that, it is the version the recovered work replaces: « Enregistrer »
+        writes over it unless someone changes it meanwhile (then the changed-on-disk question). If it
+        is not (changed since, gone, or a copy that names no digest: its ``source`` alone could name
+        any file), « Enregistrer » first asks whether to write there. The copy itself stays until this
+        app's own copy or the user's save supersedes it (``recovered_from``); this app never writes
+        under the copy's key (which may not even be a key: a sync tool's renamed file).
         """
         source = entry.source
-        stamp = _stamp_now(source) if source is not None else None
+        stamp = files.digest_of(source) if source is not None else None
+        trusted = stamp is not None and bool(entry.source_sha256) and stamp.sha256 == entry.source_sha256
         opened = self._open_document(doc, source, stamp, parent)
         opened.differs_from_file = True
-        opened.autosave_key = entry.key
         opened.autosaved = opened.snapshot()
+        opened.recovered_from = entry
+        opened.confirm_path = source is not None and not trusted
         return opened
 
     def save(self, doc: OpenDocument, window: QWidget | None) -> bool:
         if doc.path is None:
             return self.save_as(doc, window)
+        table = doc.kind == "table"
+        what = self.tr("la table") if table else self.tr("la fiche")
+        title = self.tr("Enregistrer la table récupérée") if table else self.tr("Enregistrer la fiche récupérée")
+        if doc.confirm_path and not prompts.confirm(
+            window,
+            title,
+            self.tr(
+                "Ce document a été récupéré d'une sauvegarde automatique qui indique le fichier :\n{0}\n\n"
+                "Ce fichier n'est plus celui d'où venait {1} (il a changé depuis, ou la sauvegarde ne permet "
+                "pas de le vérifier). L'enregistrer là remplacera son contenu."
+            ).format(doc.path, what),
+            self.tr("Enregistrer dans ce fichier"),
+        ):
+            return False
+        doc.confirm_path = False
         return self._write(doc, doc.path, doc.stamp, window)
 
     def save_as(self, doc: OpenDocument, window: QWidget | None) -> bool:
@@ -251,6 +279,15 @@ class DocumentController(QObject):
     def _write(self, doc: OpenDocument, path: Path, expected: files.FileStamp | None, window: QWidget | None) -> bool:
         try:
             stamp = files.write_document(path, doc.document(), expected=expected)
+        except files.ReadOnly as exc:
+            if prompts.confirm(
+                window,
+                self.tr("Fichier en lecture seule"),
+                exc.message + "\n\n" + self.tr("L'enregistrer sous un autre nom ?"),
+                self.tr("Enregistrer sous…"),
+            ):
+                return self.save_as(doc, window)
+            return False
         except files.ChangedOnDisk:
             answer = prompts.changed_on_disk(window, path)
             if answer == "overwrite":
@@ -266,6 +303,7 @@ class DocumentController(QObject):
             return False
         doc.path, doc.stamp = path, stamp
         doc.differs_from_file = False
+        doc.confirm_path = False
         doc.vm.undo_stack.setClean()
         self.last_folder = path.parent
         self.settings.add_recent(path)
@@ -290,7 +328,7 @@ class DocumentController(QObject):
             same_kind = False
         if not same_kind:
             new = self._open_document(content, doc.path, stamp)
-            new.autosave_key = doc.autosave_key
+            new.autosave_key, new.recovered_from = doc.autosave_key, doc.recovered_from
             self.replaced.emit(doc, new)
             self.reloaded.emit(new)
             return new
@@ -301,6 +339,7 @@ class DocumentController(QObject):
         doc.vm.undo_stack.setClean()
         doc.stamp = stamp
         doc.differs_from_file = False
+        doc.confirm_path = False  # the tab now holds that very file
         self.reloaded.emit(doc)
         return doc
 
@@ -314,17 +353,6 @@ class DocumentController(QObject):
                 return False
         self.closed.emit(doc)
         return True
-
-
-def _stamp_now(path: Path) -> files.FileStamp | None:
-    """What ``path`` is now, with its content's digest (None if it is not there or cannot be read)."""
-    try:
-        with open(path, "rb") as handle:
-            st = os.fstat(handle.fileno())
-            data = handle.read(files.MAX_FILE_BYTES + 1)
-    except OSError:
-        return None
-    return files.FileStamp(st.st_mtime_ns, len(data), hashlib.sha256(data).hexdigest())
 
 
 class Autosaver(QObject):
@@ -353,17 +381,35 @@ class Autosaver(QObject):
         self.timer.setObjectName("autosaveTimer")
         self.timer.setInterval(interval_ms)
         self.timer.timeout.connect(self.save_all)
+        # The session says it is alive every few seconds (``AutosaveStore.heartbeat``): after a crash,
+        # its copies are offered even if another window saved their file in the meantime.
+        self.heartbeat = QTimer(self)
+        self.heartbeat.setObjectName("autosaveHeartbeat")
+        self.heartbeat.setInterval(min(interval_ms, HEARTBEAT_MS))
+        self.heartbeat.timeout.connect(store.heartbeat)
         self.last_saved: datetime | None = None
 
     def start(self) -> None:
         self.timer.start()
+        self.heartbeat.start()
 
     def stop(self) -> None:
         self.timer.stop()
+        self.heartbeat.stop()
 
     def save_all(self) -> int:
-        """Autosave every open document that needs it; the number of copies written."""
-        return sum(self.save(doc) for doc in list(self._documents()))
+        """Autosave every open document that needs it; the number of copies written. One document's
+        failure (even a bug) never keeps the others from their copies."""
+        written = 0
+        for doc in list(self._documents()):
+            try:
+                written += self.save(doc)
+            except Exception:  # a bug: logged and said; the other documents still get their copies
+                log.exception("autosave of %r failed", doc.display_name())
+                self.failed.emit(
+                    self.tr("Sauvegarde automatique impossible de « {0} » (erreur interne).").format(doc.display_name())
+                )
+        return written
 
     def save(self, doc: OpenDocument) -> bool:
         """Copy ``doc`` to the store if it has unsaved changes the copy lacks; True if written."""
@@ -375,12 +421,16 @@ class Autosaver(QObject):
         state = doc.snapshot()
         if doc.autosave_key is None:
             doc.autosave_key = self.store.key_for(doc.path)
+        # The file the work started from, by its digest (a recovered copy goes back there unasked
+        # only if that file is still exactly that one).
+        base = doc.stamp.sha256 if doc.stamp is not None and not doc.confirm_path else ""
         try:
-            entry = self.store.save(doc.autosave_key, doc.document(), doc.path)
+            entry = self.store.save(doc.autosave_key, doc.document(), doc.path, base)
         except files.FileProblem as exc:
             log.warning("autosave failed: %s", exc.message)
             self.failed.emit(exc.message)
             return False
+        self._forget_recovered(doc)  # our own copy now holds the recovered work
         doc.autosaved = state
         self.last_saved = entry.saved_at
         self.saved.emit(doc, entry)
@@ -393,5 +443,15 @@ class Autosaver(QObject):
                 self.store.discard(doc.autosave_key)
             except OSError as exc:  # the store's folder gone bad: the copy stays, ``clean`` drops it later
                 log.warning("autosave not discarded: %s", exc)
+        self._forget_recovered(doc)
         doc.autosave_key = None
         doc.autosaved = None
+
+    def _forget_recovered(self, doc: OpenDocument) -> None:
+        """Remove the crash's copy ``doc`` was recovered from (superseded by our copy or a save)."""
+        entry, doc.recovered_from = doc.recovered_from, None
+        if entry is not None:
+            try:
+                self.store.remove(entry)
+            except (OSError, ValueError) as exc:
+                log.warning("recovered autosave not removed: %s", exc)

@@ -21,8 +21,11 @@ facade gives it. No code ever runs from a file: JSON only, validated by pydantic
 from __future__ import annotations
 
 import codecs
+import contextlib
+import dataclasses
 import errno
 import functools
+import gc
 import hashlib
 import json
 import operator
@@ -30,16 +33,30 @@ import os
 import re
 import secrets
 import stat
+import time
 import weakref
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeAlias
 
-from pydantic import BaseModel, ConfigDict, Field, Strict, TypeAdapter, ValidationError, create_model
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    Strict,
+    TypeAdapter,
+    ValidationError,
+    create_model,
+)
 
 import rules
 from sheet_app import __version__ as APP_VERSION
+
+try:  # POSIX: a lock held while a file is checked and replaced (see ``_folder_lock``)
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None  # type: ignore[assignment]
 
 # --------------------------------------------------------------------------------------------------
 # Format and limits (documented in docs/file-format.md)
@@ -61,7 +78,21 @@ MAX_TITLE = 200
 MAX_NOTE = 2000  # a table row's note
 MAX_INITIATIVE = 10_000
 MAX_ROUND = 1_000_000
-MAX_PROBLEM_LINES = 12  # lines listed in one message; the rest are counted
+MAX_PROBLEMS = 50  # problems listed in one message; the others are counted (« … et 9 950 autres problèmes. »)
+# Counted before anything is built (see « Limits » in docs/file-format.md): what parsing a file may
+# build is bounded whatever its bytes, so any file is answered in a bounded time and memory.
+# Commas, [ and { in one file, texts included (a 1,000-NPC table: ~70,000; a 32 Mo journal of real
+# lines: ~1,500,000): they bound the JSON values parsing builds, so its memory (~100 bytes a value).
+MAX_JSON_MARKS = 2_000_000
+MAX_INT_DIGITS = 30  # an integer of a file (the largest a sheet holds, a clock in seconds: ~12 digits)
+SHEET_PROBLEM_LINES = 8  # lines the rules word for one sheet (then « … »)
+# Values in one sheet of a file too big for the fast reader (the largest a system's model allows: ~8,000).
+MAX_SHEET_VALUES = 20_000
+# Files up to this many marks are validated by pydantic in one pass per model first (fast; a bad file
+# can make it word an error per value); bigger ones go to the reader that counts before it validates.
+FAST_PATH_MAX_MARKS = 200_000
+# Validation errors worth counting in one file: past them the reading stops (« plus de N problèmes »).
+MAX_VALIDATION_EFFORT = 50_000
 
 Location: TypeAlias = tuple[str | int, ...]
 
@@ -165,7 +196,10 @@ class TableRow(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    initiative: int | None = Field(None, ge=-MAX_INITIATIVE, le=MAX_INITIATIVE, description="Initiative (ou rien).")
+    # Strict (as every number of a file): ``true`` or ``3.0`` are no initiative.
+    initiative: Annotated[int, Strict()] | None = Field(
+        None, ge=-MAX_INITIATIVE, le=MAX_INITIATIVE, description="Initiative (ou rien)."
+    )
     note: str = Field("", max_length=MAX_NOTE, description="Note libre du meneur.")
 
 
@@ -188,11 +222,13 @@ class TableFile(_Envelope):
         max_length=MAX_TABLE_SHEETS,
         description="Initiative et note de chaque fiche, dans le même ordre (peut être plus court).",
     )
-    round: int = Field(0, ge=0, le=MAX_ROUND, description="Round du combat en cours (0 : pas de combat).")
-    turn: int | None = Field(
+    round: Annotated[int, Strict()] = Field(
+        0, ge=0, le=MAX_ROUND, description="Round du combat en cours (0 : pas de combat)."
+    )
+    turn: Annotated[int, Strict()] | None = Field(
         None, ge=0, lt=MAX_TABLE_SHEETS, description="N° (à partir de 0) de la fiche dont c'est le tour."
     )
-    started: list[Annotated[int, Field(ge=0, lt=MAX_TABLE_SHEETS)]] = Field(
+    started: list[Annotated[int, Strict(), Field(ge=0, lt=MAX_TABLE_SHEETS)]] = Field(
         default_factory=list,
         max_length=MAX_TABLE_SHEETS,
         description="N° (à partir de 0) des fiches dont le tour a commencé dans ce round.",
@@ -265,32 +301,117 @@ _LABELS: dict[str, str] = {
 
 @dataclass(frozen=True)
 class _Issue:
+    """One problem: its French text, and its line when known, or where it is in the data (``loc``):
+    the lines of the problems a message shows are found in one pass over the text (``_Source.lines``)."""
+
     text: str
     line: int | None = None
+    loc: Location | None = None
+    later: bool = False  # a name given twice: the line of its later occurrence
 
 
 class _Bad(Exception):
-    """Internal: problems found in a file, turned into one ``FileProblem`` naming it."""
+    """Internal: problems found in a file, turned into one ``FileProblem`` naming it.
 
-    def __init__(self, *issues: _Issue) -> None:
+    ``total``: how many problems there are in all (``issues`` keeps the first ``MAX_PROBLEMS``);
+    ``stopped``: the reading stopped before counting them all (too many to be worth counting).
+    """
+
+    def __init__(self, *issues: _Issue, total: int | None = None, stopped: bool = False) -> None:
         super().__init__(issues)
-        self.issues = list(issues)
+        self.issues = list(issues[:MAX_PROBLEMS])
+        self.total = max(total if total is not None else len(issues), len(self.issues))
+        self.stopped = stopped
 
 
-def _problem(name: str, issues: Sequence[_Issue], cls: type[FileProblem] = FileProblem) -> FileProblem:
-    lines = [f"ligne {i.line} : {i.text}" if i.line is not None else i.text for i in issues]
-    shown = lines[:MAX_PROBLEM_LINES]
-    if len(lines) > len(shown):
-        shown.append(f"… et {len(lines) - len(shown)} autres problèmes.")
-    if len(lines) == 1:
-        message = f"{name} : {lines[0]}"
+class _Issues:
+    """The problems of one file as they are found: the first ``MAX_PROBLEMS`` kept, the others counted.
+
+    ``effort`` counts the validation errors met (a broken sheet can give thousands); past
+    ``MAX_VALIDATION_EFFORT`` the reading stops (``stopped``) rather than spend seconds counting.
+    """
+
+    def __init__(self) -> None:
+        self.kept: list[_Issue] = []
+        self.total = 0
+        self.effort = 0
+        self.stopped = False
+
+    def add(self, issue: _Issue) -> None:
+        self.total += 1
+        if len(self.kept) < MAX_PROBLEMS:
+            self.kept.append(issue)
+
+    def __bool__(self) -> bool:
+        return self.total > 0
+
+    @property
+    def exhausted(self) -> bool:
+        return self.effort > MAX_VALIDATION_EFFORT
+
+    @property
+    def full(self) -> bool:
+        """As many problems kept as a message lists: the others need counting, not wording."""
+        return len(self.kept) >= MAX_PROBLEMS
+
+    def count_only(self, errors: int) -> None:
+        """Count the problems of a sheet as its wording would list them (8, then « … »)."""
+        self.effort += errors
+        self.total += min(errors, SHEET_PROBLEM_LINES) + (errors > SHEET_PROBLEM_LINES)
+
+    def bad(self) -> _Bad:
+        return _Bad(*self.kept, total=self.total, stopped=self.stopped)
+
+
+def _count(value: int) -> str:
+    """« 12 345 » (narrow no-break space between thousands, as French typography wants)."""
+    return f"{value:,}".replace(",", "\u202f")
+
+
+def _problem(
+    name: str,
+    issues: Sequence[_Issue],
+    cls: type[FileProblem] = FileProblem,
+    src: _Source | None = None,
+    total: int | None = None,
+    stopped: bool = False,
+) -> FileProblem:
+    """One ``FileProblem`` for the problems of ``name``: at most ``MAX_PROBLEMS`` listed with their
+    lines (found in one pass over the text), the others counted."""
+    shown = list(issues[:MAX_PROBLEMS])
+    total = max(total if total is not None else len(issues), len(shown))
+    if src is not None:
+        lines = src.lines(
+            [i.loc for i in shown if i.line is None and i.loc is not None],
+            [i.loc for i in shown if i.later and i.loc is not None],
+        )
+        shown = [
+            dataclasses.replace(i, line=lines.get(i.loc)) if i.line is None and i.loc is not None else i for i in shown
+        ]
+    texts = [f"ligne {i.line} : {i.text}" if i.line is not None else i.text for i in shown]
+    rest = total - len(shown)
+    if rest > 0 or stopped:
+        more = "plus de " if stopped else ""
+        texts.append(f"… et {more}{_count(rest)} autre{'s' if rest > 1 else ''} problème{'s' if rest > 1 else ''}.")
+    if total == 1 and len(texts) == 1:
+        message = f"{name} : {texts[0]}"
     else:
-        message = f"{name} : {len(lines)} problèmes :\n" + "\n".join(f"  {line}" for line in shown)
-    return cls(message, path=name, details=shown)
+        count = f"plus de {_count(total)}" if stopped else _count(total)
+        message = f"{name} : {count} problèmes :\n" + "\n".join(f"  {line}" for line in texts)
+    return cls(message, path=name, details=texts)
+
+
+def _from_bad(name: str, bad: _Bad, src: _Source | None = None) -> FileProblem:
+    return _problem(name, bad.issues, src=src, total=bad.total, stopped=bad.stopped)
+
+
+def _shown_key(key: str) -> str:
+    """A field name from a file, as a message shows it (a hostile name may be a megabyte long)."""
+    return key if len(key) <= 60 else key[:60] + "…"
 
 
 def _where(loc: Location) -> str:
-    parts = [f"n° {p + 1}" if isinstance(p, int) else _LABELS.get(p, p) for p in loc]
+    parts = [f"n° {p + 1}" if isinstance(p, int) else _LABELS.get(p, _shown_key(p)) for p in loc]
     return "« " + " › ".join(parts) + " »" if parts else ""
 
 
@@ -318,7 +439,7 @@ def _envelope_error_text(err: dict[str, Any]) -> str:
 
 
 # --------------------------------------------------------------------------------------------------
-# Reading: bytes → text → JSON → migrated envelope → sheets
+# Reading: bytes → shape checked → text → JSON → migrated envelope → sheets
 # --------------------------------------------------------------------------------------------------
 
 
@@ -330,6 +451,9 @@ def _mib(size: int) -> str:
     return f"{size / (1024 * 1024):.1f}".replace(".", ",") + " Mo"
 
 
+NOT_REGULAR = "ce n'est pas un fichier ordinaire (périphérique, tube…) : rien n'a été lu."
+
+
 def _read_limited(path: Path) -> tuple[bytes, FileStamp]:
     """The file's bytes, refusing directories, special files and files above ``MAX_FILE_BYTES``."""
     name = str(path)
@@ -339,7 +463,7 @@ def _read_limited(path: Path) -> tuple[bytes, FileStamp]:
         if stat.S_ISDIR(st.st_mode):
             raise _problem(name, [_Issue("c'est un dossier, pas un fichier de fiche.")])
         if not stat.S_ISREG(st.st_mode):
-            raise _problem(name, [_Issue("ce n'est pas un fichier ordinaire (périphérique, tube…).")])
+            raise _problem(name, [_Issue(NOT_REGULAR)])
         if st.st_size > MAX_FILE_BYTES:
             raise _problem(name, [_Issue(too_big.format(size=_mib(st.st_size)))])
         # O_NONBLOCK: if the path was swapped for a pipe since the check, opening it does not hang.
@@ -347,7 +471,7 @@ def _read_limited(path: Path) -> tuple[bytes, FileStamp]:
         try:
             st = os.fstat(fd)
             if not stat.S_ISREG(st.st_mode):
-                raise _problem(name, [_Issue("ce n'est pas un fichier ordinaire (périphérique, tube…).")])
+                raise _problem(name, [_Issue(NOT_REGULAR)])
             chunks: list[bytes] = []
             total = 0
             while True:
@@ -368,11 +492,30 @@ def _read_limited(path: Path) -> tuple[bytes, FileStamp]:
     return raw, FileStamp(st.st_mtime_ns, len(raw), hashlib.sha256(raw).hexdigest())
 
 
+def _utf16_without_bom(raw: bytes) -> str | None:
+    """« UTF-16 » or « UTF-32 » when the bytes look like JSON in one of those (every other byte NUL)."""
+    head = raw[:200]
+    if len(head) < 4 or b"\x00" not in head:
+        return None
+    if head[1::4].count(0) == len(head[1::4]) and head[2::4].count(0) == len(head[2::4]):
+        return "UTF-32"
+    if head[0::2].count(0) >= len(head[0::2]) * 0.9 or head[1::2].count(0) >= len(head[1::2]) * 0.9:
+        return "UTF-16"
+    return None
+
+
 def _text_of(raw: bytes) -> str:
     if raw.startswith(codecs.BOM_UTF8):
         raw = raw[len(codecs.BOM_UTF8) :]
+    elif raw.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
+        raise _Bad(_Issue("le fichier est encodé en UTF-32 ; sheet_app lit des fichiers UTF-8."))
     elif raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         raise _Bad(_Issue("le fichier est encodé en UTF-16 ; sheet_app lit des fichiers UTF-8."))
+    other = _utf16_without_bom(raw)
+    if other is not None:
+        raise _Bad(
+            _Issue(f"le fichier semble encodé en {other} (sans marque d'ordre) ; sheet_app lit des fichiers UTF-8.")
+        )
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -385,6 +528,31 @@ def _text_of(raw: bytes) -> str:
         raise _Bad(_Issue("le fichier est vide."))
     return text
 
+
+# --- shape: how much parsing would build, counted before anything is built ----------------------
+
+
+def _marks(raw: bytes) -> int:
+    """Commas, [ and { in ``raw`` (texts included): at the speed of memory, an upper bound of the
+    JSON values parsing would build (each value but the first of a list or object follows a comma;
+    each list or object opens with a bracket)."""
+    return raw.count(b",") + raw.count(b"[") + raw.count(b"{")
+
+
+def _shape(raw: bytes) -> int:
+    """``_marks(raw)``; ``_Bad`` past ``MAX_JSON_MARKS`` (then nothing is built: no memory spent)."""
+    marks = _marks(raw)
+    if marks > MAX_JSON_MARKS:
+        raise _Bad(
+            _Issue(
+                f"structure démesurée : {_count(marks)} virgules, crochets et accolades (au plus "
+                f"{_count(MAX_JSON_MARKS)}) : ce n'est pas une fiche ni une table sheet_app."
+            )
+        )
+    return marks
+
+
+# --- JSON ------------------------------------------------------------------------------------------
 
 _JSON_MESSAGES: tuple[tuple[str, str], ...] = (
     ("Expecting value", "une valeur est attendue ici"),
@@ -408,13 +576,71 @@ def _refuse_constant(name: str) -> Any:
     raise _BadConstant(name)
 
 
+class _Repeated(dict):  # type: ignore[type-arg]
+    """An object of the file in which a name appears twice (``repeated``: those names)."""
+
+    repeated: list[str]
+
+
 def _line_of(text: str, pos: int) -> int:
     return text.count("\n", 0, pos) + 1
 
 
-def _parse(text: str) -> Any:
+_PAUSE_FROM = 4 * 1024 * 1024  # characters: below, pausing costs more than the collections it saves
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector: reading a file makes no cycle, and a file of a million
+    small objects would otherwise trigger it thousands of times (half the time of such a file)."""
+    collecting = gc.isenabled()
+    gc.disable()
     try:
-        return json.loads(text, parse_constant=_refuse_constant)
+        yield
+    finally:
+        if collecting:
+            gc.enable()
+
+
+class _LongNumber(ValueError):
+    pass
+
+
+def _bounded_int(digits: str) -> int:
+    """A JSON integer of at most ``MAX_INT_DIGITS`` digits (Python converts longer ones in quadratic
+    time: thousands of 4,300-digit numbers would take seconds)."""
+    if len(digits) > MAX_INT_DIGITS + digits.startswith("-"):
+        raise _LongNumber(digits)
+    return int(digits)
+
+
+# Every digit as « 0 », everything else as a blank: a run of too many digits is then one ``find``
+# (a regular expression would try each of millions of short numbers in turn: seconds).
+_DIGITS_ONLY = bytes(ord("0") if chr(b).isdigit() and b < 128 else ord(" ") for b in range(256))
+_TOO_MANY_DIGITS = b"0" * (MAX_INT_DIGITS + 1)
+
+
+def _long_digits(raw: bytes) -> bool:
+    """Whether ``raw`` holds a run of more than ``MAX_INT_DIGITS`` digits (in a number or a text)."""
+    return raw.translate(_DIGITS_ONLY).find(_TOO_MANY_DIGITS) >= 0
+
+
+def _loads(text: str, long_digits: bool = True, **hooks: Any) -> Any:
+    """``json.loads`` with every failure worded in French, with its line (``long_digits``: the text
+    may hold a number too long, checked while parsing; else the C parser alone)."""
+    if long_digits:
+        hooks["parse_int"] = _bounded_int
+    try:
+        if len(text) < _PAUSE_FROM:
+            return json.loads(text, parse_constant=_refuse_constant, **hooks)
+        with _collector_paused():
+            return json.loads(text, parse_constant=_refuse_constant, **hooks)
+    except _LongNumber as exc:
+        digits = str(exc)
+        at = text.find(digits)
+        line = _line_of(text, at) if at >= 0 else None
+        size = len(digits.lstrip("-"))
+        raise _Bad(_Issue(f"nombre démesuré : {_count(size)} chiffres (au plus {MAX_INT_DIGITS}).", line)) from None
     except json.JSONDecodeError as exc:
         what = next((fr for en, fr in _JSON_MESSAGES if exc.msg.startswith(en)), "JSON invalide")
         # A text still open at the end (raw line breaks are refused inside texts) is a cut file too.
@@ -434,8 +660,51 @@ def _parse(text: str) -> Any:
         raise _Bad(_Issue("nombre démesuré (des milliers de chiffres).", line)) from None
 
 
+def _name_marks(raw: bytes) -> int:
+    """How many field names ``raw`` holds, as a count of ``":`` once blanks are gone (a text starting
+    with « : » counts too; an escaped quote before a colon does not): at the speed of memory."""
+    tight = raw.translate(None, b" \t\r\n")
+    return tight.count(b'":') - tight.count(b'\\":')
+
+
+def _parse(raw: bytes, text: str) -> tuple[Any, bool]:
+    """The JSON data of ``text`` and whether an object of it names a field twice.
+
+    Such an object is a ``_Repeated`` (JSON lets the last value win silently; a file edited by hand
+    may hold two « level », and the reader must not pick one). The names the parser kept are counted
+    against the names of the text (``_name_marks``): only when they differ (a name given twice, or a
+    text starting with « : ») is the text parsed again, object by object, to find which.
+    """
+    kept = 0
+
+    def count(made: dict[str, Any]) -> dict[str, Any]:
+        nonlocal kept
+        kept += len(made)
+        return made
+
+    long_digits = _long_digits(raw)
+    data = _loads(text, long_digits, object_hook=count)
+    if kept == _name_marks(raw):
+        return data, False
+    repeated = False
+
+    def make_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        nonlocal repeated
+        made = dict(pairs)
+        if len(made) == len(pairs):
+            return made
+        repeated = True
+        twice = _Repeated(made)
+        seen: set[str] = set()
+        twice.repeated = list(dict.fromkeys(k for k, _ in pairs if k in seen or seen.add(k)))  # type: ignore[func-returns-value]
+        return twice
+
+    return _loads(text, long_digits, object_pairs_hook=make_object), repeated
+
+
+# --- where a problem is: lines of many locations in one pass over the text -------------------------
+
 _WS = re.compile(r"[ \t\n\r]*")
-_LOCATOR = json.JSONDecoder(parse_constant=_refuse_constant)
 _scanstring: Callable[[str, int], tuple[str, int]] = json.decoder.scanstring  # type: ignore[attr-defined]
 
 
@@ -445,47 +714,139 @@ def _skip(text: str, pos: int) -> int:
     return found.end() if found else pos
 
 
-def _locate(text: str, loc: Location) -> int | None:
-    """Line of the JSON text where the value at ``loc`` starts (or of the deepest part found)."""
-    try:
-        pos = _skip(text, 0)
+def _nothing(*_: Any) -> None:
+    return None
+
+
+# Skips a value to find where it ends: objects and numbers are not built (a list of them is a list of
+# None), so skipping a big value costs a fraction of the memory parsing it did.
+_SKIPPER = json.JSONDecoder(
+    object_pairs_hook=_nothing, parse_float=_nothing, parse_int=_nothing, parse_constant=_nothing
+)
+
+
+def _end_of_value(text: str, pos: int) -> int:
+    return int(_SKIPPER.raw_decode(text, pos)[1])
+
+
+class _AllFound(Exception):
+    pass
+
+
+_HERE = None  # the key of a trie node that marks a location ending there
+
+
+def _under(node: dict[Any, Any]) -> Iterator[Location]:
+    for key, child in node.items():
+        if key is _HERE:
+            yield child
+        else:
+            yield from _under(child)
+
+
+def _positions(text: str, locs: Iterable[Location], last: Iterable[Location] = ()) -> dict[Location, int]:
+    """Where each location's value starts in the JSON ``text`` (a missing field: the object that
+    lacks it; a location past what the text holds: the deepest value found), in one pass: the text
+    is walked once, along the locations asked only, and the walk stops as soon as all are found.
+
+    ``last``: locations of a name given twice, whose later occurrence is wanted (those are settled
+    only at the end of the object that holds them).
+    """
+    trie: dict[Any, Any] = {}
+    for loc in set(locs):
+        node = trie
         for part in loc:
-            opening = text[pos]
-            start = pos
-            if opening == "{" and isinstance(part, str):
-                found = None
-                pos = _skip(text, pos + 1)
-                while text[pos] != "}":
-                    key, pos = _scanstring(text, pos + 1)
-                    pos = _skip(text, pos) + 1
-                    pos = _skip(text, pos)
-                    if key == part:
-                        found = pos  # keep going: with a repeated key, the last one counts
-                    _, pos = _LOCATOR.raw_decode(text, pos)
-                    pos = _skip(text, pos)
-                    if text[pos] == ",":
-                        pos = _skip(text, pos + 1)
-                if found is None:  # a missing field: the object that lacks it
-                    return _line_of(text, start)
-                pos = found
-            elif opening == "[" and isinstance(part, int):
-                pos = _skip(text, pos + 1)
-                for _ in range(part):
-                    if text[pos] == "]":
-                        return _line_of(text, start)
-                    _, pos = _LOCATOR.raw_decode(text, pos)
-                    pos = _skip(text, pos)
-                    if text[pos] == ",":
-                        pos = _skip(text, pos + 1)
-            else:
-                break
-        return _line_of(text, pos)
+            node = node.setdefault(part, {})
+        node[_HERE] = loc
+    wanted = len(set(locs))
+    later = set(last)
+    found: dict[Location, int] = {}
+    settled: set[Location] = set()
+    if not wanted:
+        return found
+
+    def settle(loc: Location) -> None:
+        settled.add(loc)
+        if len(settled) == wanted:
+            raise _AllFound
+
+    def visit(pos: int, node: dict[Any, Any]) -> int:
+        """Record the locations of ``node`` in the value at ``pos``; the position after that value."""
+        start = pos
+        here = node.get(_HERE)
+        if here is not None:
+            found[here] = pos  # a name given twice: the later one overwrites
+            if here not in later:
+                settle(here)
+        keys = [k for k in node if k is not _HERE]
+        if not keys:
+            return _end_of_value(text, pos)
+        seen: set[Any] = set()
+        opening = text[pos]
+        if opening == "{":
+            pos = _skip(text, pos + 1)
+            while text[pos] != "}":
+                key, pos = _scanstring(text, pos + 1)
+                pos = _skip(text, _skip(text, pos) + 1)
+                child = node.get(key)
+                if child is not None:
+                    seen.add(key)
+                    pos = visit(pos, child)
+                else:
+                    pos = _end_of_value(text, pos)
+                pos = _skip(text, pos)
+                if text[pos] == ",":
+                    pos = _skip(text, pos + 1)
+            end = pos + 1
+        elif opening == "[":
+            index = 0
+            pos = _skip(text, pos + 1)
+            while text[pos] != "]":
+                child = node.get(index)
+                if child is not None:
+                    seen.add(index)
+                    pos = visit(pos, child)
+                else:
+                    pos = _end_of_value(text, pos)
+                pos = _skip(text, pos)
+                if text[pos] == ",":
+                    pos = _skip(text, pos + 1)
+                index += 1
+            end = pos + 1
+        else:
+            end = _end_of_value(text, pos)
+        for key in keys:
+            child = node[key]
+            if key not in seen:  # a missing field, or a value that is not the container asked: here
+                for loc in _under(child):
+                    found.setdefault(loc, start)
+                    settle(loc)
+            elif child.get(_HERE) in later:
+                settle(child[_HERE])  # the object is over: its last occurrence is known
+        return end
+
+    try:
+        visit(_skip(text, 0), trie)
+    except _AllFound:
+        pass
     except (ValueError, IndexError, RecursionError):
-        return None
+        pass  # the text is not what the data says (cannot happen for parsed data): lines left unknown
+    return found
+
+
+def _lines_at(text: str, positions: Iterable[int]) -> dict[int, int]:
+    """The line of each position, counting line breaks once from the start to the last position."""
+    lines: dict[int, int] = {}
+    line, last = 1, 0
+    for pos in sorted(set(positions)):
+        line += text.count("\n", last, pos)
+        last = pos
+        lines[pos] = line
+    return lines
 
 
 class _Source:
-    """The parsed file and how to find the line of a location (through the migrations applied)."""
+    """The parsed file and how to find the lines of locations (through the migrations applied)."""
 
     def __init__(self, text: str, prefix: Location = ()) -> None:
         self.text = text
@@ -493,44 +854,74 @@ class _Source:
         # Each migration step maps a location in its output back to its input (None: not in the file).
         self.back: list[Callable[[Location], Location | None]] = []
 
-    def line(self, loc: Location) -> int | None:
+    def _in_file(self, loc: Location) -> Location | None:
         current: Location | None = loc
         for step in reversed(self.back):
             if current is None:
-                break
+                return None
             current = step(current)
-        if current is None:
-            return None
-        return _locate(self.text, self.prefix + current)
+        return None if current is None else self.prefix + current
+
+    def lines(self, locs: Sequence[Location], later: Sequence[Location] = ()) -> dict[Location, int | None]:
+        """The line of each location (None when not in the file), all found in one pass (``later``:
+        those of a name given twice, whose later occurrence is wanted)."""
+        in_file = {loc: self._in_file(loc) for loc in locs}
+        later_in_file = [self._in_file(loc) for loc in later]
+        positions = _positions(
+            self.text, [f for f in in_file.values() if f is not None], [f for f in later_in_file if f is not None]
+        )
+        line_at = _lines_at(self.text, positions.values())
+        result: dict[Location, int | None] = {}
+        for loc, where in in_file.items():
+            pos = positions.get(where) if where is not None else None
+            result[loc] = line_at.get(pos) if pos is not None else None
+        return result
+
+    def line(self, loc: Location) -> int | None:
+        return self.lines([loc])[loc]
 
     def issue(self, loc: Location, text: str) -> _Issue:
-        return _Issue(text, self.line(loc))
+        return _Issue(text, loc=loc)
 
 
-def _find_lone_surrogates(data: Any) -> list[Location]:
-    """Texts holding half a UTF-16 pair (``"\\ud800"`` is valid JSON but no character at all)."""
-    found: list[Location] = []
+def _odd_places(data: Any, src: _Source, issues: _Issues, surrogates: bool, repeats: bool) -> None:
+    """Texts holding half a UTF-16 pair (``"\\ud800"`` is valid JSON but no character at all), and
+    objects naming a field twice (JSON lets the last one win silently: a reader must not guess)."""
     stack: list[tuple[Location, Any]] = [((), data)]
-    while stack and len(found) < MAX_PROBLEM_LINES:
+    while stack:
         loc, value = stack.pop()
         if isinstance(value, str):
-            try:
-                value.encode("utf-8")
-            except UnicodeEncodeError:
-                found.append(loc)
+            if surrogates and not _is_unicode(value):
+                issues.add(src.issue(loc, f"{_where(loc)} : texte invalide : demi-caractère UTF-16 isolé (\\ud800…)."))
         elif isinstance(value, dict):
+            if repeats and isinstance(value, _Repeated):
+                for key in value.repeated:
+                    where = (*loc, key)
+                    text = f"{_where(where)} : ce champ figure deux fois (le fichier a été modifié à la main ?)."
+                    issues.add(_Issue(text, loc=where, later=True))
+            children = []
             for key, item in value.items():
-                try:
-                    key.encode("utf-8")
-                except UnicodeEncodeError:
-                    found.append(loc)
-                stack.append(((*loc, key), item))
+                if surrogates and not _is_unicode(key):
+                    issues.add(src.issue(loc, f"{_where(loc)} : nom de champ invalide : demi-caractère UTF-16 isolé."))
+                children.append(((*loc, key), item))
+            stack.extend(reversed(children))
         elif isinstance(value, list):
-            stack.extend(((*loc, i), item) for i, item in enumerate(value))
-    return found
+            stack.extend(reversed([((*loc, i), item) for i, item in enumerate(value)]))
+
+
+def _is_unicode(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 # --- migrations ------------------------------------------------------------------------------------
+
+
+def _version(text: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in text.split("."))
 
 
 def _format_of(data: Any, src: _Source) -> int:
@@ -551,13 +942,18 @@ def _format_of(data: Any, src: _Source) -> int:
         needed = ""
         for key in ("needs", "app"):
             value = data.get(key)
-            if isinstance(value, str) and re.fullmatch(r"\d+(\.\d+){1,3}", value):
+            # A version this sheet_app already is cannot read a newer format: the file says wrong.
+            if (
+                isinstance(value, str)
+                and re.fullmatch(r"\d{1,6}(\.\d{1,6}){1,3}", value)
+                and _version(value) > _version(APP_VERSION)
+            ):
                 needed = value
                 break
         who = f"sheet_app {needed} ou plus récent" if needed else "une version plus récente de sheet_app"
         raise _Bad(
             _Issue(
-                f"ce fichier est au format {version}, plus récent que le format {FORMAT_VERSION} que lit "
+                f"ce fichier est au format {_count(version)}, plus récent que le format {FORMAT_VERSION} que lit "
                 f"sheet_app {APP_VERSION} : il faut {who} pour l'ouvrir (rien n'a été modifié)."
             )
         )
@@ -587,88 +983,250 @@ def _migrate(data: Any, src: _Source) -> tuple[Any, int | None]:
 
 # --- envelope and sheets ---------------------------------------------------------------------------
 
+# Lists of the envelope checked by hand before pydantic sees them: a list far over its limit is
+# refused by its length alone (pydantic would first word an error for each of its million items).
+_LIST_LIMITS: dict[str, int] = {
+    "sheets": MAX_TABLE_SHEETS,
+    "systems": 100,
+    "journals": MAX_TABLE_SHEETS,
+    "rows": MAX_TABLE_SHEETS,
+    "started": MAX_TABLE_SHEETS,
+}
 
-def _envelope(data: dict[str, Any], src: _Source) -> _Envelope:
+
+def _journal(value: Any, loc: Location, src: _Source, issues: _Issues) -> list[str]:
+    """A journal as the format allows it (problems added to ``issues``; then an empty stand-in)."""
+    if not isinstance(value, list):
+        issues.add(src.issue(loc, f"{_where(loc)} : doit être une liste"))
+        return []
+    if len(value) > MAX_JOURNAL_LINES:
+        issues.add(src.issue(loc, f"{_where(loc)} : {_count(len(value))} lignes (au plus {_count(MAX_JOURNAL_LINES)})"))
+        return []
+    if all(type(line) is str for line in value) and max(map(len, value), default=0) <= MAX_JOURNAL_LINE:
+        return value
+    for i, line in enumerate(value):
+        if type(line) is not str:
+            issues.add(src.issue((*loc, i), f"{_where((*loc, i))} : doit être un texte"))
+        elif len(line) > MAX_JOURNAL_LINE:
+            issues.add(src.issue((*loc, i), f"{_where((*loc, i))} : est trop long (au plus {MAX_JOURNAL_LINE})"))
+    return []
+
+
+def _envelope(data: dict[str, Any], src: _Source, issues: _Issues) -> _Envelope | None:
+    """The envelope of a (migrated) file, or None with its problems in ``issues``."""
     kind = data.get("kind")
     model = _ENVELOPES.get(kind) if isinstance(kind, str) else None
     if model is None:
         raise _Bad(
             src.issue(("kind",), "« kind » : doit valoir « sheet » (une fiche) ou « table » (une table de meneur).")
         )
+    known: dict[str, Any] = {}
+    for key, value in data.items():
+        if key not in model.model_fields:
+            issues.add(src.issue((key,), f"« {_shown_key(key)} » : n'est pas un champ connu de ce format"))
+        elif key == "journal":
+            known[key] = _journal(value, (key,), src, issues)
+        elif key in _LIST_LIMITS and isinstance(value, list) and len(value) > _LIST_LIMITS[key]:
+            limit = _count(_LIST_LIMITS[key])
+            issues.add(src.issue((key,), f"{_where((key,))} : {_count(len(value))} éléments (au plus {limit})"))
+            known[key] = []  # a stand-in, so that it is not also said to be missing
+        elif key == "journals" and isinstance(value, list):
+            known[key] = [_journal(journal, (key, i), src, issues) for i, journal in enumerate(value)]
+        else:
+            known[key] = value
     try:
-        return model.model_validate(data)
+        env = model.model_validate(known, strict=True)
     except ValidationError as exc:
-        issues = []
-        for err in exc.errors(include_url=False):
+        for err in exc.errors(include_url=False, include_input=False):
             loc: Location = tuple(err["loc"])
-            issues.append(src.issue(loc, f"{_where(loc)} : {_envelope_error_text(dict(err))}"))
-        raise _Bad(*issues) from None
+            issues.add(src.issue(loc, f"{_where(loc)} : {_envelope_error_text(dict(err))}"))
+        return None
+    return None if issues else env
 
 
 def _unknown_system(system_id: str) -> str:
     known = ", ".join(rules.SYSTEMS)
     return (
-        f"« système » : inconnu « {system_id} » (systèmes disponibles : {known} ; "
+        f"« système » : inconnu « {_shown_key(system_id)} » (systèmes disponibles : {known} ; "
         "le fichier vient peut-être d'une version plus récente de sheet_app)."
     )
 
 
-def _sheets(entries: Sequence[tuple[Location, dict[str, Any], str | None]], src: _Source, label: bool) -> list[Any]:
-    """Validate each sheet through the facade; collect every problem with its line."""
+def _values_in(value: Any, limit: int) -> int:
+    """How many JSON values the lists and objects of ``value`` hold, counting no further than past ``limit``."""
+    count = 0
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        items = item.values() if type(item) is dict else item
+        count += len(items)
+        if count > limit:
+            break
+        stack.extend([v for v in items if type(v) is dict or type(v) is list])
+    return count
+
+
+@functools.cache
+def _twin_of(sheet_type: Any) -> TypeAdapter[Any]:
+    return TypeAdapter(rules.strict_types(sheet_type))
+
+
+def _errors_in(system_id: str, data: dict[str, Any]) -> int:
+    """How many validation errors a sheet has, as ``rules.sheet_from_data(strict=True)`` finds them."""
+    sheet_type = rules.system(system_id).sheet_type
+    try:
+        _twin_of(sheet_type).validate_python(data, strict=True)
+        rules.check_sheet(sheet_type.model_validate(data))
+    except ValidationError as exc:
+        return exc.error_count()
+    except rules.SheetError as exc:  # what needs the rule table (ids, exact bounds)
+        return len(exc.lines)
+    return 0
+
+
+def _sheets(
+    entries: Sequence[tuple[Location, Any, str | None]],
+    src: _Source,
+    label: bool,
+    issues: _Issues,
+    count_values: bool,
+) -> list[Any]:
+    """Validate each sheet through the facade, strictly (as file data); every problem with its line.
+
+    ``count_values``: the file is big enough for one sheet to hold more than ``MAX_SHEET_VALUES``
+    values; such a sheet is refused by its size, before validation (which would word each error).
+    """
     sheets: list[Any] = []
-    issues: list[_Issue] = []
     for where, data, expected_system in entries:
-        system_id = data.get("system")
+        if issues.exhausted:
+            issues.stopped = True
+            break
         who = ""
         if label:
-            name = data.get("name")
+            name = data.get("name") if isinstance(data, dict) else None
             shown = f" « {name[:60]} »" if isinstance(name, str) and name else ""
             who = f"fiche n° {where[-1] + 1 if isinstance(where[-1], int) else '?'}{shown} : "
+        if not isinstance(data, dict):
+            issues.add(src.issue(where, f"{who}doit être un objet (des paires nom : valeur)"))
+            continue
+        if count_values and _values_in(data, MAX_SHEET_VALUES) > MAX_SHEET_VALUES:
+            issues.add(
+                src.issue(
+                    where,
+                    f"{who}fiche démesurée : plus de {_count(MAX_SHEET_VALUES)} valeurs JSON (ce n'est pas une fiche).",
+                )
+            )
+            continue
+        system_id = data.get("system")
         if expected_system is not None and system_id is not None and system_id != expected_system:
-            issues.append(
+            shown_id = _shown_key(system_id) if isinstance(system_id, str) else system_id
+            issues.add(
                 src.issue(
                     (*where, "system"),
-                    f"{who}« système » : la fiche dit « {system_id} » mais le fichier « {expected_system} ».",
+                    f"{who}« système » : la fiche dit « {shown_id} » mais le fichier « {expected_system} ».",
                 )
             )
             continue
         if isinstance(system_id, str) and system_id not in rules.SYSTEMS:
-            issues.append(src.issue((*where, "system"), who + _unknown_system(system_id)))
+            issues.add(src.issue((*where, "system"), who + _unknown_system(system_id)))
+            continue
+        if issues.full and isinstance(system_id, str):
+            issues.count_only(_errors_in(system_id, data))  # the file is refused: only the count matters
             continue
         try:
-            sheet = rules.sheet_from_data(data)
+            sheet = rules.sheet_from_data(data, strict=True)
         except rules.SheetError as exc:
+            issues.effort += exc.count
             for text, loc in zip(exc.lines, exc.locations, strict=False):
-                issues.append(src.issue((*where, *loc), who + text))
+                issues.add(src.issue((*where, *loc), who + text))
             continue
         if expected_system is not None and sheet.system != expected_system:
-            issues.append(src.issue(where, f"« système » : la fiche n'indique pas le système « {expected_system} »."))
+            issues.add(src.issue(where, f"« système » : la fiche n'indique pas le système « {expected_system} »."))
             continue
         sheets.append(sheet)
-    if issues:
-        raise _Bad(*issues)
     return sheets
 
 
+@dataclass
+class _Parsed:
+    """A file's bytes once counted, decoded and parsed (what both readers start from)."""
+
+    marks: int  # commas, [ and { (``_marks``)
+    src: _Source
+    data: Any
+    repeated: bool  # an object of the file names a field twice
+
+
+def _parsed(raw: bytes, name: str) -> _Parsed:
+    """Bound (``MAX_JSON_MARKS``), decode (UTF-8) and parse (JSON) ``raw``; ``FileProblem`` if bad."""
+    try:
+        marks = _shape(raw)
+        text = _text_of(raw)
+        data, repeated = _parse(raw, text)
+    except _Bad as bad:
+        raise _from_bad(name, bad) from None
+    return _Parsed(marks, _Source(text), data, repeated)
+
+
 def decode_document(raw: bytes, name: str = "fichier") -> Document:
-    """Read a document from the bytes of a file; ``FileProblem`` (French, naming ``name``) if bad."""
-    doc = _decode_fast(raw) or _decode_slow(raw, name)
+    """Read a document from the bytes of a file; ``FileProblem`` (French, naming ``name``) if bad.
+
+    Whatever the bytes, the answer comes within time and memory proportional to their size: the
+    values are bounded before anything is built (``MAX_JSON_MARKS``), problems are listed up to
+    ``MAX_PROBLEMS`` and located in one pass. Strict: ``true``, ``"3"`` or ``3.0`` are no integer.
+    """
+    with _collector_paused():
+        parsed = _parsed(raw, name)
+        doc = _fast(parsed) or _slow(parsed, name)
     _mark_verified(doc.sheets)
     return doc
 
 
 def _decode_fast(raw: bytes) -> Document | None:
-    """A well-formed current file, parsed and validated by pydantic in one pass; None for anything else.
-
-    The standard JSON module refuses NaN and Infinity (``parse_constant``) where pydantic accepts them:
-    such files take the slow way, which decides.
-    """
-    if raw.startswith(codecs.BOM_UTF8):
-        raw = raw[len(codecs.BOM_UTF8) :]
-    if b"NaN" in raw or b"Infinity" in raw:
-        return None
+    """The fast reader alone (for the tests that check both readers agree)."""
     try:
-        env: Any = _typed(rules.SYSTEMS).validate_json(raw)
+        return _fast(_parsed(raw, "fichier"))
+    except FileProblem:
+        return None
+
+
+def _decode_slow(raw: bytes, name: str) -> Document:
+    """The wording reader alone (for the tests that check both readers agree)."""
+    return _slow(_parsed(raw, name), name)
+
+
+@functools.cache
+def _twins() -> dict[str, TypeAdapter[Any]]:
+    return {s: _twin_of(rules.system(s).sheet_type) for s in rules.SYSTEMS}
+
+
+def _fast(parsed: _Parsed) -> Document | None:
+    """A well-formed current file, validated by pydantic in one pass per model; None for anything else
+    (then the wording reader decides, and words the problems).
+
+    Each sheet is checked strictly against its model's type twin (``rules.strict_types``), then the
+    whole file validates against the envelope with its sheets typed. Files of more than
+    ``FAST_PATH_MAX_MARKS`` marks, with a field named twice or half a UTF-16 pair take the other way.
+    """
+    data = parsed.data
+    text = parsed.src.text
+    if parsed.repeated or parsed.marks > FAST_PATH_MAX_MARKS or "\\ud" in text or "\\uD" in text:
+        return None
+    if not isinstance(data, dict) or type(data.get("format")) is not int or data["format"] != FORMAT_VERSION:
+        return None
+    kind = data.get("kind")
+    sheets = [data.get("sheet")] if kind == "sheet" else data.get("sheets") if kind == "table" else None
+    if not isinstance(sheets, list):
+        return None
+    twins = _twins()
+    try:
+        for sheet in sheets:
+            system_id = sheet.get("system") if isinstance(sheet, dict) else None
+            twin = twins.get(system_id) if isinstance(system_id, str) else None
+            if twin is None:
+                return None
+            twin.validate_python(sheet, strict=True)
+        env: Any = _typed(rules.SYSTEMS).validate_python(data)
     except ValidationError:
         return None
     try:  # what needs the rule table (ids, exact bounds): the slow way words it
@@ -688,45 +1246,55 @@ def _decode_fast(raw: bytes) -> Document | None:
     return Document("table", list(env.sheets), journals, env.title, tracker=_tracker(env))
 
 
-def _decode_slow(raw: bytes, name: str) -> Document:
+def _slow(parsed: _Parsed, name: str) -> Document:
     """Step by step, so that every problem is worded in French with its line; older formats migrated."""
     try:
-        text = _text_of(raw)
-        data = _parse(text)
-        return _document_from_data(data, _Source(text))
+        # Files the fast reader may take (``FAST_PATH_MAX_MARKS``) are bounded as a whole; in bigger
+        # ones each sheet is bounded (``MAX_SHEET_VALUES``) before it is validated.
+        big = parsed.marks > FAST_PATH_MAX_MARKS
+        return _document_from_data(parsed.data, parsed.src, parsed.repeated, count_values=big)
     except _Bad as bad:
-        raise _problem(name, bad.issues) from None
+        raise _from_bad(name, bad, parsed.src) from None
 
 
 def document_from_data(data: Any, text: str, name: str, where: Location = ()) -> Document:
     """A document from JSON data already parsed out of ``text`` (the whole file; ``where``: the place
     of the document inside it, so that messages give the right line). ``FileProblem`` if bad."""
+    src = _Source(text, where)
     try:
-        return _document_from_data(data, _Source(text, where))
+        return _document_from_data(data, src, None, count_values=True)
     except _Bad as bad:
-        raise _problem(name, bad.issues) from None
+        raise _from_bad(name, bad, src) from None
 
 
 def parse_json(raw: bytes, name: str) -> tuple[Any, str]:
-    """The JSON data and text of a file's bytes (UTF-8 checked); ``FileProblem`` naming the line."""
+    """The JSON data and text of a file's bytes (UTF-8 and size checked); ``FileProblem`` naming the line."""
     try:
+        _shape(raw)
         text = _text_of(raw)
-        return _parse(text), text
+        return _parse(raw, text)[0], text
     except _Bad as bad:
-        raise _problem(name, bad.issues) from None
+        raise _from_bad(name, bad) from None
 
 
-def _document_from_data(data: Any, src: _Source) -> Document:
-    if "\\ud" in src.text or "\\uD" in src.text:
-        bad = _find_lone_surrogates(data)
-        if bad:
-            raise _Bad(*(src.issue(loc, "texte invalide : demi-caractère UTF-16 isolé (\\ud800…).") for loc in bad))
+def _document_from_data(data: Any, src: _Source, repeated: bool | None, count_values: bool) -> Document:
+    """``repeated``: whether the parser met a field named twice (None: unknown, look)."""
+    issues = _Issues()
+    surrogates = "\\ud" in src.text or "\\uD" in src.text
+    if surrogates or repeated or repeated is None:
+        _odd_places(data, src, issues, surrogates, repeated is not False)
+        if issues:
+            raise issues.bad()
     data, migrated_from = _migrate(data, src)
-    env = _envelope(data, src)
+    env = _envelope(data, src, issues)
+    if env is None:
+        raise issues.bad()
     if isinstance(env, SheetFile):
         if env.system not in rules.SYSTEMS:
             raise _Bad(src.issue(("system",), _unknown_system(env.system)))
-        sheets = _sheets([(("sheet",), env.sheet, env.system)], src, label=False)
+        sheets = _sheets([(("sheet",), env.sheet, env.system)], src, False, issues, count_values)
+        if issues:
+            raise issues.bad()
         return Document("sheet", sheets, [list(env.journal)], migrated_from=migrated_from)
     assert isinstance(env, TableFile)
     if len(env.journals) > len(env.sheets):
@@ -742,7 +1310,10 @@ def _document_from_data(data: Any, src: _Source) -> Document:
     problem = _tracker_issue(env, len(env.sheets))
     if problem is not None:
         raise _Bad(src.issue(*problem))
-    sheets = _sheets([(("sheets", i), s, None) for i, s in enumerate(env.sheets)], src, label=True)
+    entries = [(("sheets", i), s, None) for i, s in enumerate(env.sheets)]
+    sheets = _sheets(entries, src, True, issues, count_values)
+    if issues:
+        raise issues.bad()
     journals = [list(j) for j in env.journals] + [[] for _ in range(len(sheets) - len(env.journals))]
     return Document("table", sheets, journals, env.title, migrated_from=migrated_from, tracker=_tracker(env))
 
@@ -974,25 +1545,51 @@ def stamp_of(path: Path | str) -> FileStamp:
     return FileStamp(st.st_mtime_ns, st.st_size)
 
 
+def digest_of(path: Path | str) -> FileStamp | None:
+    """What ``path`` is now, with its content's digest (None if it is not there or cannot be read)."""
+    try:
+        with open(path, "rb") as handle:
+            st = os.fstat(handle.fileno())
+            if not stat.S_ISREG(st.st_mode):
+                return None
+            data = handle.read(MAX_FILE_BYTES + 1)
+    except OSError:
+        return None
+    return FileStamp(st.st_mtime_ns, len(data), hashlib.sha256(data).hexdigest())
+
+
 def changed_since(path: Path | str, stamp: FileStamp) -> bool:
     """Whether the file at ``path`` differs from what ``stamp`` saw (a deleted file has not changed).
 
-    Same time and size: unchanged. Otherwise, when the stamp knows the content's digest, a file only
-    touched (same bytes) is not counted as changed.
+    When the stamp knows the content's digest, the content decides: a file only touched (same bytes,
+    new time) has not changed, and a file rewritten with the same size and its old time put back
+    (what ``cp -p``, ``rsync -t`` or ``tar`` do) has. Without a digest, time and size decide.
     """
+    if not stamp.sha256:
+        try:
+            return stamp_of(path) != stamp
+        except FileNotFoundError:
+            return False
     try:
-        now = stamp_of(path)
+        with open(path, "rb") as handle:
+            if handle.seek(0, os.SEEK_END) != stamp.size:
+                return True
+            handle.seek(0)
+            return hashlib.sha256(handle.read(MAX_FILE_BYTES + 1)).hexdigest() != stamp.sha256
     except FileNotFoundError:
         return False
-    if now == stamp:
+    except OSError:
+        return True
+
+
+def is_read_only(path: Path | str) -> bool:
+    """Whether the existing file at ``path`` is marked read-only: not writable by us, or writable by
+    nobody (its mode has no « w »: even an administrator's app respects it)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
         return False
-    if stamp.sha256 and now.size == stamp.size:
-        try:
-            with open(path, "rb") as handle:
-                return hashlib.sha256(handle.read(MAX_FILE_BYTES + 1)).hexdigest() != stamp.sha256
-        except OSError:
-            return True
-    return True
+    return stat.S_ISREG(mode) and (not os.access(path, os.W_OK) or not mode & 0o222)
 
 
 def _write_all(fd: int, data: bytes) -> None:
@@ -1017,12 +1614,62 @@ def _fsync_folder(folder: Path) -> None:
         os.close(fd)
 
 
-def atomic_write(path: Path, data: bytes) -> FileStamp:
+@contextlib.contextmanager
+def _folder_lock(folder: Path) -> Iterator[None]:
+    """Hold a lock of sheet_app's own on ``folder`` (``flock`` on the folder itself: no lock file to
+    leave behind): two sheet_app windows, even of two processes, never check-then-replace a file of
+    the same folder at once. Best effort: where folders cannot be locked, nothing is held."""
+    fd = None
+    if fcntl is not None:
+        try:
+            fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0))
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        except OSError:
+            if fd is not None:
+                os.close(fd)
+            fd = None
+    try:
+        yield
+    finally:
+        if fd is not None:
+            os.close(fd)  # releases the lock
+
+
+# A temp file of ours: ``.<name>.<8 hex digits>.tmp`` (see ``atomic_write``).
+_TEMP_NAME = re.compile(r"\..+\.[0-9a-f]{8}\.tmp")
+STALE_TEMP_SECONDS = 600  # no save takes that long: an older temp file was left by a crash
+
+
+def remove_stale_temps(folder: Path, older_than: float = STALE_TEMP_SECONDS) -> int:
+    """Remove the temp files a crash during a save left in ``folder`` (ours by their name, stale by
+    their age: a save in progress, even of another window, is seconds old); how many were removed."""
+    removed = 0
+    limit = time.time() - older_than
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if not _TEMP_NAME.fullmatch(entry.name):
+                    continue
+                try:
+                    if entry.is_file(follow_symlinks=False) and entry.stat(follow_symlinks=False).st_mtime < limit:
+                        os.unlink(entry.path)
+                        removed += 1
+                except OSError:
+                    continue
+    except OSError:
+        return removed
+    return removed
+
+
+def atomic_write(path: Path, data: bytes, check: Callable[[], None] | None = None) -> FileStamp:
     """Replace ``path`` by ``data`` so that any crash leaves the old file or the new one, never a mix.
 
     A temp file in the same folder (same file system, so the rename is atomic) is written, synced to
     disk, given the old file's permissions, then renamed over the target; the folder is synced too.
-    Raises ``OSError``; the temp file is removed on failure and the old file is untouched.
+    ``check`` runs right before the rename, under ``_folder_lock``: it may raise to leave the old file
+    (the last moment another program's change can be noticed). Then stale temp files a crash left in
+    the folder are removed. Raises ``OSError`` (or what ``check`` raises); the temp file is removed on
+    failure and the old file is untouched.
     """
     folder = path.parent
     try:
@@ -1048,7 +1695,10 @@ def atomic_write(path: Path, data: bytes) -> FileStamp:
             st = os.fstat(fd)
         finally:
             os.close(fd)
-        os.replace(tmp, path)
+        with _folder_lock(folder):
+            if check is not None:
+                check()
+            os.replace(tmp, path)
     except BaseException:
         try:
             os.unlink(tmp)
@@ -1056,6 +1706,7 @@ def atomic_write(path: Path, data: bytes) -> FileStamp:
             pass
         raise
     _fsync_folder(folder)
+    remove_stale_temps(folder)
     return FileStamp(st.st_mtime_ns, st.st_size, hashlib.sha256(data).hexdigest())
 
 
@@ -1066,27 +1717,44 @@ def _target(path: Path) -> Path:
     return path
 
 
+class ReadOnly(FileProblem):
+    """The file is marked read-only: it is not replaced (offer « Enregistrer sous… »)."""
+
+
 def write_document(path: Path | str, doc: Document, expected: FileStamp | None = None) -> FileStamp:
     """Save ``doc`` to ``path`` atomically; the stamp of what was written.
 
     ``expected``: the stamp taken when the file was opened or last saved; if the file changed on disk
-    since, ``ChangedOnDisk`` is raised and nothing is written (pass ``None`` to overwrite anyway).
-    On any failure (read-only place, full disk…) ``FileProblem`` is raised and the old file is intact.
+    since, ``ChangedOnDisk`` is raised and nothing is written (pass ``None`` to overwrite anyway). The
+    content is compared twice: before anything is written, and again right before the new file
+    replaces it, under a lock every sheet_app holds for that moment (what remains: another program
+    writing within that instant, or writing into the old file after the replace; see
+    docs/file-format.md). A file marked read-only is not replaced: ``ReadOnly``. On any failure
+    (read-only place, full disk…) ``FileProblem`` is raised and the old file is intact.
     """
     path = Path(path)
     name = str(path)
     data = encode_document(doc, name)
+    changed = _problem(
+        name, [_Issue("le fichier a été modifié ailleurs depuis son ouverture ; rien n'a été écrit.")], ChangedOnDisk
+    )
+
+    def unchanged() -> None:
+        if expected is not None and changed_since(target, expected):
+            raise changed
+
     try:
         target = _target(path)
         if target.is_dir():
             raise _problem(name, [_Issue("c'est un dossier : choisissez un nom de fichier.")])
-        if expected is not None and changed_since(target, expected):
+        if is_read_only(target):
             raise _problem(
                 name,
-                [_Issue("le fichier a été modifié ailleurs depuis son ouverture ; rien n'a été écrit.")],
-                ChangedOnDisk,
+                [_Issue("le fichier est en lecture seule : rien n'a été écrit (enregistrez sous un autre nom).")],
+                ReadOnly,
             )
-        return atomic_write(target, data)
+        unchanged()
+        return atomic_write(target, data, unchanged)
     except OSError as exc:
         raise _problem(
             name, [_Issue(f"écriture impossible : {_os_reason(exc)} ; l'ancien fichier est intact.")]

@@ -6,6 +6,7 @@ the table's document (its undo history, its file), not a document of its own."""
 
 from __future__ import annotations
 
+import os
 import random
 from dataclasses import dataclass
 from pathlib import Path
@@ -318,8 +319,8 @@ class MainWindow(QMainWindow):
     def open_paths(self, paths: list[Path]) -> list[DocumentView]:
         views = []
         for path in paths:
-            resolved = Path(path).resolve()
-            already = next((v for v, d in self.docs.items() if d.path and d.path.resolve() == resolved), None)
+            resolved = _resolved(Path(path))
+            already = next((v for v, d in self.docs.items() if d.path and _resolved(d.path) == resolved), None)
             if already is not None:
                 self.tabs.setCurrentWidget(already)
                 views.append(already)
@@ -502,7 +503,7 @@ class MainWindow(QMainWindow):
                     if recover:
                         views.append(self.add_doc(self.controller.recover(doc, entry)))
                     else:
-                        self.store.discard(entry.key)
+                        self.store.remove(entry)
         self.store.clean()
         return views
 
@@ -693,3 +694,12 @@ class MainWindow(QMainWindow):
         if self._owns_store:
             self.store.close()
         event.accept()
+
+
+def _resolved(path: Path) -> str:
+    """``path`` with its links followed, to tell whether two paths are one file; never raises (a link
+    loop or a name the system refuses is compared as written, and opening it says what is wrong)."""
+    try:
+        return os.path.realpath(path)
+    except (OSError, RuntimeError, ValueError):
+        return os.path.abspath(path)

@@ -8,6 +8,7 @@ The few other settings are typed attributes of ``Settings``, declared once here 
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import platformdirs
@@ -38,11 +39,42 @@ def examples_dir() -> Path:
     return Path(resources.__file__).resolve().parent / "examples"
 
 
+# A path whose name is not valid UTF-8 (an old Latin-1 file name) cannot go through Qt's text as it
+# is: it is stored as the hexadecimal of its bytes after this mark (paths stored are absolute).
+_BYTES_MARK = "octets:"
+
+
+def _stored(path: Path) -> str:
+    text = str(path)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return _BYTES_MARK + os.fsencode(path).hex()
+    return text
+
+
+def _unstored(text: str) -> Path:
+    if text.startswith(_BYTES_MARK):
+        try:
+            return Path(os.fsdecode(bytes.fromhex(text.removeprefix(_BYTES_MARK))))
+        except ValueError:
+            pass
+    return Path(text)
+
+
+def _resolved(path: Path) -> Path:
+    """``path`` with its links followed; as written when that fails (a link loop, an odd name)."""
+    try:
+        return Path(path).resolve()
+    except (OSError, RuntimeError, ValueError):
+        return Path(os.path.abspath(path))
+
+
 def _paths(value: object) -> list[Path]:
     if value is None or value == "":
         return []
     items = value if isinstance(value, list) else [value]
-    return [Path(str(v)) for v in items if str(v)]
+    return [_unstored(str(v)) for v in items if str(v)]
 
 
 class Settings:
@@ -70,20 +102,20 @@ class Settings:
         return _paths(self._q.value("recent/files"))
 
     def add_recent(self, path: Path) -> None:
-        path = Path(path).resolve()
+        path = _resolved(path)
         files = [path, *(p for p in self.recent_files() if p != path)]
-        self._q.setValue("recent/files", [str(p) for p in files[:MAX_RECENT]])
+        self._q.setValue("recent/files", [_stored(p) for p in files[:MAX_RECENT]])
 
     def remove_recent(self, path: Path) -> None:
-        path = Path(path).resolve()
-        self._q.setValue("recent/files", [str(p) for p in self.recent_files() if p != path])
+        path = _resolved(path)
+        self._q.setValue("recent/files", [_stored(p) for p in self.recent_files() if p != path])
 
     def last_session(self) -> list[Path]:
         """The sheets that were open when the app last closed (reopened by ``sheet-app`` alone)."""
         return _paths(self._q.value("recent/open"))
 
     def set_last_session(self, paths: list[Path]) -> None:
-        self._q.setValue("recent/open", [str(Path(p).resolve()) for p in paths])
+        self._q.setValue("recent/open", [_stored(_resolved(p)) for p in paths])
 
     def sync(self) -> None:
         self._q.sync()

@@ -6,14 +6,18 @@ handler per action type, and a ``derive`` function. ``rules/__init__.py`` is the
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from rules.actions import Action
 from rules.info import SystemInfo
 from rules.model import Context, Derived, SheetBase
 from rules.ruleset import Table, shipped_ruleset
+
+if TYPE_CHECKING:
+    from rules.odds import SystemOdds
 
 Handler = Callable[[Any, Any, Context], Any]
 DeriveFn = Callable[[Any, Any], Derived]
@@ -66,6 +70,17 @@ class System:
     @property
     def actions(self) -> tuple[type[Action], ...]:
         return tuple(self.handlers)
+
+    def odds(self) -> SystemOdds | None:
+        """The system's odds (``rules/systems/<id>/odds.py``: its rolls and how they are made), loaded on
+        first use; None for a system that has none."""
+        name = f"{__name__}.{self.id}.odds"
+        try:
+            return cast("SystemOdds", importlib.import_module(name))
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                raise
+            return None
 
 
 REGISTRY: dict[str, System] = {}

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 import rules
+from rules.model import MAX_POINTS
 from sheet_app.files import Document
 
 # Texts that stress a JSON writer: quotes, backslashes, control characters, line separators, emoji.
@@ -113,16 +114,20 @@ def _bounds(metadata: list[Any], low: int, high: int) -> tuple[int, int]:
     return low, max(low, high)
 
 
-def _value(annotation: Any, metadata: list[Any], system_id: str, name: str = "") -> st.SearchStrategy[Any] | None:
+def _value(
+    annotation: Any, metadata: list[Any], system_id: str, name: str = "", extreme: bool = False
+) -> st.SearchStrategy[Any] | None:
+    """A strategy for one action field; ``extreme``: numbers at the field's bounds (or ±``MAX_POINTS``)
+    and dice that roll past them, as a user may type."""
     origin = typing.get_origin(annotation)
     args = typing.get_args(annotation)
     if origin is typing.Annotated:
         inner_meta = list(metadata)
         for extra in args[1:]:
             inner_meta.extend(getattr(extra, "metadata", [extra]))
-        return _value(args[0], inner_meta, system_id, name)
+        return _value(args[0], inner_meta, system_id, name, extreme)
     if origin in (typing.Union, types.UnionType):
-        options = [s for s in (_value(a, metadata, system_id, name) for a in args) if s is not None]
+        options = [s for s in (_value(a, metadata, system_id, name, extreme) for a in args) if s is not None]
         return st.one_of(options) if options else None
     if origin is typing.Literal:
         return st.sampled_from(args)
@@ -133,6 +138,9 @@ def _value(annotation: Any, metadata: list[Any], system_id: str, name: str = "")
     if annotation is int:
         if name.endswith("_id"):  # wound numbers and the like: the first few exist
             return st.integers(0, 4)
+        if extreme:
+            low, high = _bounds(metadata, -MAX_POINTS, MAX_POINTS)
+            return st.sampled_from([low, high, low + 1, high - 1])
         low, high = _bounds(metadata, -5, 60)
         return st.integers(low, high)
     if annotation is float:
@@ -140,6 +148,8 @@ def _value(annotation: Any, metadata: list[Any], system_id: str, name: str = "")
         return st.integers(low, high).map(float)
     if annotation is str:
         likely = candidates(system_id, name) if name else ()
+        if extreme and not likely:
+            return st.sampled_from([str(MAX_POINTS), f"-{MAX_POINTS}", "1000d1000", "1000d1000*1000", "0"])
         if likely:
             return st.one_of(st.sampled_from(likely), st.sampled_from(likely), st.sampled_from(vocabulary(system_id)))
         return st.one_of(
@@ -148,19 +158,21 @@ def _value(annotation: Any, metadata: list[Any], system_id: str, name: str = "")
             st.sampled_from(["1d6", "2d6+3", "3", ""]),
         )
     if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
-        item = _value(args[0], [], system_id, name)
+        item = _value(args[0], [], system_id, name, extreme)
         return st.lists(item, max_size=2).map(tuple) if item is not None else None
     return None
 
 
 @functools.cache
-def _action_strategy(system_id: str, action_type: type[rules.Action]) -> st.SearchStrategy[rules.Action | None]:
+def _action_strategy(
+    system_id: str, action_type: type[rules.Action], extreme: bool = False
+) -> st.SearchStrategy[rules.Action | None]:
     fields: dict[str, st.SearchStrategy[Any]] = {}
     optional: dict[str, st.SearchStrategy[Any]] = {}
     for name, info in action_type.model_fields.items():
         if name in ("kind", "rolls"):
             continue
-        strategy = _value(info.annotation, list(info.metadata), system_id, name)
+        strategy = _value(info.annotation, list(info.metadata), system_id, name, extreme)
         if strategy is None:
             if info.is_required():
                 return st.none()
@@ -199,9 +211,12 @@ def edits(system_id: str) -> st.SearchStrategy[rules.Action]:
 
 
 @functools.cache
-def actions(system_id: str) -> st.SearchStrategy[rules.Action | None]:
+def actions(system_id: str, extreme: bool = False) -> st.SearchStrategy[rules.Action | None]:
+    """Any action of the system; ``extreme``: its numbers at their bounds (edits always reach them)."""
     info = rules.describe(system_id)
-    options = [edits(system_id)] + [_action_strategy(system_id, a) for a in info.actions if a is not rules.Edit]
+    options = [edits(system_id)] + [
+        _action_strategy(system_id, a, extreme) for a in info.actions if a is not rules.Edit
+    ]
     return st.one_of(options)
 
 

@@ -83,11 +83,15 @@ def test_it_refuses_to_write_over_the_users_file(tmp_path: Path) -> None:
 
 
 def test_keys(user_file: Path, tmp_path: Path) -> None:
-    key = AutosaveStore.key_for(user_file)
-    assert key == AutosaveStore.key_for(str(user_file)) and key.startswith("ulfred-")
-    assert key != AutosaveStore.key_for(tmp_path / "autre" / "ulfred.fiche.json")
-    assert AutosaveStore.key_for(None) != AutosaveStore.key_for(None)
-    assert AutosaveStore.key_for(tmp_path / "Élé onore?.fiche.json").startswith("l-onore-")
+    store = AutosaveStore(tmp_path)
+    key = store.key_for(user_file)
+    assert key == store.key_for(str(user_file)) and key.startswith("ulfred-")
+    assert key != store.key_for(tmp_path / "autre" / "ulfred.fiche.json")
+    assert store.key_for(None) != store.key_for(None)
+    assert store.key_for(tmp_path / "Élé onore?.fiche.json").startswith("l-onore-")
+    # Issue 16 item 7: « Two instances on the same file share one autosave key … Autosave copies are
+    # per running instance (and recovery still finds them all). »
+    assert AutosaveStore(tmp_path).key_for(user_file) != key
     with pytest.raises(ValueError):
         AutosaveStore(tmp_path).path_for("../evil")
 
@@ -115,7 +119,7 @@ def test_newer_than_the_users_file(store: AutosaveStore, user_file: Path) -> Non
 
 
 def test_after_a_crash_the_newer_autosave_is_offered_with_its_time(store: AutosaveStore, user_file: Path) -> None:
-    key = AutosaveStore.key_for(user_file)
+    key = store.key_for(user_file)
     _ended_session(store.folder, key, user_file, "Ulfred blessé")
     _ended_session(store.folder, "nouveau-abc", None, "Gobelin")
     offered = store.recoverable()
@@ -141,7 +145,7 @@ def test_autosaves_of_a_running_app_are_not_offered(store: AutosaveStore, tmp_pa
 
 
 def test_an_autosave_older_than_the_users_file_is_not_offered(store: AutosaveStore, user_file: Path) -> None:
-    key = AutosaveStore.key_for(user_file)
+    key = store.key_for(user_file)
     _ended_session(store.folder, key, user_file, "Ancien")
     entry = store.latest(key)
     assert entry is not None
@@ -161,7 +165,7 @@ def test_discard_and_clean(store: AutosaveStore, user_file: Path, monkeypatch: p
     store.discard("mine")
     store.discard("mine")  # twice is fine
     assert store.latest("mine") is None
-    key = AutosaveStore.key_for(user_file)
+    key = store.key_for(user_file)
     _ended_session(store.folder, key, user_file, "Dépassé")  # then the user saves his file: superseded
     entry = store.latest(key)
     assert entry is not None
@@ -187,8 +191,28 @@ def test_discard_and_clean(store: AutosaveStore, user_file: Path, monkeypatch: p
 
 def test_clean_keeps_recent_useful_autosaves(store: AutosaveStore) -> None:
     _ended_session(store.folder, "nouveau-frais", None, "Frais")
-    assert store.clean() >= 1  # the ended session's lock only
+    locks = sorted(store.folder.glob("*.lock"))
+    assert store.clean() == 0  # the copy, and its session's lock: its time says until when the app ran
+    assert sorted(store.folder.glob("*.lock")) == locks
     assert [e.title for e in store.recoverable()] == ["Frais"]
+
+
+def test_a_copy_whose_app_outlived_a_change_of_its_file_is_still_offered(store: AutosaveStore, user_file: Path) -> None:
+    """Issue 16 item 7: « A's save deletes the shared copy, kill -9 B → B's unsaved work is not
+    offered. » B's copy is older than the file A saved, but B ran on after: its work is not in it."""
+    b = AutosaveStore(store.folder)
+    entry = b.save(b.key_for(user_file), _doc("Travail de B"), user_file)
+    later = entry.saved_at_ns + 10**9
+    os.utime(user_file, ns=(later, later))  # A saves the file one second later
+    lock = b.folder / f"{b.session}.lock"
+    os.utime(lock, ns=(later + 10**9, later + 10**9))  # B's heartbeat after that
+    os.close(b._lock_fd)  # B is killed (the kernel drops its lock)
+    b._lock_fd = None
+    (offered,) = store.recoverable()
+    assert offered.title == "Travail de B" and not offered.newer_than_source()
+    assert "plus ancienne que le fichier" in offered.describe()
+    os.utime(lock, ns=(later - 1, later - 1))  # had B died before A's save, the file would supersede it
+    assert store.recoverable() == []
 
 
 def test_a_damaged_autosave_is_skipped_and_explained(store: AutosaveStore) -> None:

@@ -187,13 +187,14 @@ def test_a_table_lists_every_bad_sheet_with_its_number_name_and_line(tmp_path: P
 
 
 def test_many_problems_are_counted_not_all_listed(tmp_path: Path) -> None:
-    sheets = [rules.demo_sheet("douaratil")] * 40
+    sheets = [rules.demo_sheet("douaratil")] * 140
     data = json.loads(files.encode_document(files.Document("table", sheets)))
     for sheet in data["sheets"]:
         sheet["level"] = -1
     message = _problem(tmp_path, json.dumps(data), "t.table.json")
-    assert message.count("\n") == files.MAX_PROBLEM_LINES + 1
-    assert f"… et {40 - files.MAX_PROBLEM_LINES} autres problèmes." in message
+    assert message.startswith(f"{tmp_path / 't.table.json'} : 140 problèmes :\n")
+    assert message.count("\n") == files.MAX_PROBLEMS + 1
+    assert f"… et {140 - files.MAX_PROBLEMS} autres problèmes." in message
 
 
 def test_more_journals_than_sheets(tmp_path: Path) -> None:
@@ -272,7 +273,8 @@ def test_a_utf8_bom_is_accepted(tmp_path: Path) -> None:
 def test_half_a_surrogate_pair_is_refused(tmp_path: Path) -> None:
     text = _sheet_text().replace('"Création."', '"Cr\\ud800ation"', 1)
     message = _problem(tmp_path, text)
-    assert f"ligne {_line(text, 'ud800')} : texte invalide : demi-caractère UTF-16 isolé" in message
+    where = "« journal › n° 1 »"
+    assert f"ligne {_line(text, 'ud800')} : {where} : texte invalide : demi-caractère UTF-16 isolé" in message
 
 
 # --- what is not a readable file ---------------------------------------------------------------------

@@ -325,3 +325,127 @@ def test_an_autosave_keeps_even_an_inconsistent_sheet(tmp_path: Path) -> None:
     assert entry.path.exists()
     with pytest.raises(files.FileProblem, match="« niveau » : doit être supérieur ou égal à 1"):
         store.load(entry)
+
+
+# --- issue 16: other programs, permissions, leftovers -------------------------------------------------
+
+
+def test_a_change_with_the_same_size_and_the_old_time_put_back_is_noticed(
+    saved: tuple[Path, files.FileStamp, bytes],
+) -> None:
+    """Issue 16 item 8: « A change on disk with the same size and the old modification time put back
+    (what `cp -p`, `rsync -t`, `tar` do) is silently overwritten. Detect changes by content »."""
+    path, stamp, old = saved
+    changed = old.replace(b'"Ancien"', b'"Autre!"')
+    assert len(changed) == len(old)
+    path.write_bytes(changed)
+    os.utime(path, ns=(stamp.mtime_ns, stamp.mtime_ns))
+    assert files.stamp_of(path) == stamp, "time and size alone cannot tell"
+    with pytest.raises(files.ChangedOnDisk):
+        files.write_document(path, _doc("Le mien"), expected=stamp)
+    assert path.read_bytes() == changed
+
+
+def test_a_change_made_while_the_new_file_is_written_is_noticed_right_before_the_replace(
+    saved: tuple[Path, files.FileStamp, bytes], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 16 item 9: « Race between the check and the replace … Narrow the window to the minimum the
+    OS allows (check the content right before `os.replace`, with a lock file of our own for instances
+    of the app) ». Another program writes the file while ours is being synced to disk (the slow part)."""
+    path, stamp, _ = saved
+    theirs = files.encode_document(_doc("Écrit pendant la sauvegarde"))
+    real_fsync = os.fsync
+
+    def fsync_then_another_program_writes(fd: int) -> None:
+        real_fsync(fd)
+        if not path.read_bytes() == theirs and not stat.S_ISDIR(os.fstat(fd).st_mode):
+            path.write_bytes(theirs)
+
+    monkeypatch.setattr(os, "fsync", fsync_then_another_program_writes)
+    with pytest.raises(files.ChangedOnDisk):
+        files.write_document(path, _doc("Le mien"), expected=stamp)
+    assert path.read_bytes() == theirs
+    assert _only(path.parent) == [path.name], "the temp file is removed"
+
+
+def test_two_apps_saving_one_file_take_turns_and_the_second_sees_the_first(
+    saved: tuple[Path, files.FileStamp, bytes],
+) -> None:
+    """The lock of item 9: while one app checks and replaces, another waits, then sees the change."""
+    import threading
+
+    path, stamp, _ = saved
+    outcome: list[str] = []
+    holding = threading.Event()
+    release = threading.Event()
+
+    def other_app() -> None:
+        with files._folder_lock(path.parent):  # the other app is between its check and its replace
+            holding.set()
+            release.wait(10)
+            path.write_bytes(files.encode_document(_doc("Autre application")))  # its replace
+
+    def ours() -> None:
+        try:
+            files.write_document(path, _doc("Le mien"), expected=stamp)
+            outcome.append("written")
+        except files.ChangedOnDisk:
+            outcome.append("changed")
+
+    other = threading.Thread(target=other_app)
+    other.start()
+    assert holding.wait(10)
+    mine = threading.Thread(target=ours)
+    mine.start()
+    mine.join(0.3)
+    assert mine.is_alive(), "our replace waits for the other app's lock"
+    release.set()
+    other.join(10)
+    mine.join(10)
+    assert outcome == ["changed"]
+    assert files.read_document(path)[0].sheets[0].name == "Autre application"
+
+
+def test_a_read_only_file_is_not_replaced(saved: tuple[Path, files.FileStamp, bytes]) -> None:
+    """Issue 16 item 10: « A read-only file (mode 0444) is replaced by Ctrl+S with no warning. »"""
+    path, stamp, old = saved
+    path.chmod(0o444)
+    with pytest.raises(files.ReadOnly) as caught:
+        files.write_document(path, _doc("Le mien"), expected=stamp)
+    assert "le fichier est en lecture seule : rien n'a été écrit" in caught.value.message
+    assert isinstance(caught.value, files.FileProblem)
+    with pytest.raises(files.ReadOnly):
+        files.write_document(path, _doc("Le mien"), expected=None)  # « Écraser » does not override it either
+    assert path.read_bytes() == old and _only(path.parent) == [path.name]
+    path.chmod(0o644)
+    files.write_document(path, _doc("Le mien"), expected=stamp)
+
+
+def test_a_link_to_a_read_only_file_is_read_only(saved: tuple[Path, files.FileStamp, bytes]) -> None:
+    path, _, old = saved
+    link = path.with_name("lien.fiche.json")
+    link.symlink_to(path)
+    path.chmod(0o400)
+    with pytest.raises(files.ReadOnly):
+        files.write_document(link, _doc("Le mien"))
+    assert path.read_bytes() == old
+
+
+def test_stale_temp_files_of_crashed_saves_are_removed_by_the_next_save(
+    saved: tuple[Path, files.FileStamp, bytes],
+) -> None:
+    """Issue 16 item 11: « each kill during a save leaves a hidden `.…tmp` (the size of the sheet) next
+    to the user's file, forever. The app removes its own stale temp files (recognisable by name and
+    age) on the next save in that folder. »"""
+    path, stamp, old = saved
+    folder = path.parent
+    old_time = 10**18  # 2001
+    stale = [folder / f".{path.name}.0a1b2c3d.tmp", folder / ".autre.fiche.json.deadbeef.tmp"]
+    fresh = folder / f".{path.name}.12345678.tmp"  # another window's save in progress
+    foreign = [folder / ".notes.tmp", folder / f".{path.name}.xyz.tmp", folder / "brouillon.0a1b2c3d.tmp"]
+    for leftover in [*stale, fresh, *foreign]:
+        leftover.write_bytes(old)
+    for leftover in [*stale, *foreign]:
+        os.utime(leftover, ns=(old_time, old_time))
+    files.write_document(path, _doc("Nouveau"), expected=stamp)
+    assert _only(folder) == sorted([path.name, fresh.name, *(p.name for p in foreign)])

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import types
 import typing
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
 from pydantic import ValidationError
 from pydantic_core import PydanticUndefined
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -86,10 +87,12 @@ class ActionForm(QDialog):
         fixed: Mapping[str, Any] | None = None,
         defaults: Mapping[str, Any] | None = None,
         intro: str = "",
+        preview: Callable[[rules.Action], Sequence[rules.Chance]] | None = None,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
         self._type = action_type
+        self._preview = preview
         self._info = info
         self._fixed = dict(fixed or {})
         self._defaults = dict(defaults or {})
@@ -116,6 +119,18 @@ class ActionForm(QDialog):
                 form.addRow("", editor)
             else:
                 form.addRow(label + " :", editor)
+        # The chances of the rolls the action will make, as its values change (computed by the rules).
+        self.odds = QLabel()
+        self.odds.setObjectName("formOdds")
+        self.odds.setWordWrap(True)
+        self.odds.setTextFormat(Qt.TextFormat.PlainText)
+        self.odds.setAccessibleName(self.tr("Chances"))
+        self.odds.hide()
+        layout.addWidget(self.odds)
+        if preview is not None:
+            for editor in self._editors.values():
+                _on_edit(editor, self.update_odds)
+            self.update_odds()
         self._error = QLabel()
         self._error.setWordWrap(True)
         self._error.setStyleSheet("color: #b71c1c;")
@@ -131,6 +146,22 @@ class ActionForm(QDialog):
 
     def editor(self, name: str) -> QWidget | None:
         return self._editors.get(name)
+
+    def update_odds(self, *_args: object) -> None:
+        """Show the chances of the action as it stands (nothing while its values are incomplete)."""
+        if self._preview is None:
+            return
+        values = self.values()
+        chances: Sequence[rules.Chance] = ()
+        if not isinstance(values, str):
+            try:
+                chances = self._preview(self._type(**values))
+            except (ValidationError, rules.Refused):
+                chances = ()
+        lines = [f"{c.label} : {c.percent}" for c in chances]
+        self.odds.setText("\n".join(lines))
+        self.odds.setToolTip("\n\n".join(c.text for c in chances))
+        self.odds.setVisible(bool(lines))
 
     def _title(self, name: str) -> str:
         """The system's own French title of the field, else ours, else its name."""
@@ -266,3 +297,15 @@ class ActionForm(QDialog):
     def _show_error(self, text: str) -> None:
         self._error.setText(text)
         self._error.show()
+
+
+def _on_edit(editor: QWidget, slot: Callable[..., None]) -> None:
+    """Call ``slot`` whenever the user changes ``editor``'s value."""
+    if isinstance(editor, QComboBox):
+        editor.currentIndexChanged.connect(slot)
+    elif isinstance(editor, QCheckBox):
+        editor.toggled.connect(slot)
+    elif isinstance(editor, QSpinBox):
+        editor.valueChanged.connect(slot)
+    elif isinstance(editor, QLineEdit):
+        editor.textChanged.connect(slot)

@@ -6,7 +6,7 @@ blocks) and the wording stays together. Each returns the user's answer, ``None``
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -74,9 +74,13 @@ def ask_action(
     fixed: Mapping[str, Any] | None = None,
     defaults: Mapping[str, Any] | None = None,
     intro: str = "",
+    preview: Callable[[rules.Action], Sequence[rules.Chance]] | None = None,
 ) -> rules.Action | None:
-    """The values of an action, asked in a form built from its model."""
-    form = ActionForm(action_type, info, title=title, fixed=fixed, defaults=defaults, intro=intro, parent=parent)
+    """The values of an action, asked in a form built from its model; ``preview`` gives the chances of the
+    rolls the action would make, shown live as the values change."""
+    form = ActionForm(
+        action_type, info, title=title, fixed=fixed, defaults=defaults, intro=intro, preview=preview, parent=parent
+    )
     if form.exec() == ActionForm.DialogCode.Accepted:
         return form.result_action
     return None

@@ -27,6 +27,7 @@ from ui.common import prompts
 from ui.common.forms import user_fields
 from ui.common.labels import ACTION_LABELS, LONGEST_LABEL, adds_wound, button_label, kind_of
 from ui.common.texts import tr_const
+from ui.sheet.odds import ChanceLabel, LiveChance, SurvivalLabel, hides_story
 from ui.sheet.viewmodel import Changes, SheetViewModel
 
 # Derived values that tell a dying or unconscious character's situation (shown under the buttons).
@@ -65,7 +66,7 @@ def run_action(
 ) -> Any:
     """Apply an action: at once when it has nothing to ask, else through a form."""
     if user_fields(action_type):
-        action = prompts.ask_action(parent, action_type, vm.info, defaults=defaults)
+        action = prompts.ask_action(parent, action_type, vm.info, defaults=defaults, preview=vm.action_odds)
         if action is None:
             return None
     else:
@@ -120,6 +121,11 @@ class DyingPanel(QGroupBox):
             tracker.addWidget(self.failures)
             tracker.addStretch(1)
             layout.addLayout(tracker)
+        # The chance of pulling through, and beside each roll its own chance (the rules compute them).
+        self.survival = SurvivalLabel()
+        self.survival.setObjectName("dyingSurvival")
+        layout.addWidget(self.survival)
+        self.odds: dict[str, ChanceLabel] = {}
         row = QHBoxLayout()
         self.buttons: dict[str, QPushButton] = {}
         for action_type in (getattr(rules, "DeathSave", None), getattr(rules, "WakeSave", None)):
@@ -129,6 +135,8 @@ class DyingPanel(QGroupBox):
                 button.clicked.connect(lambda _=False, t=action_type: vm.apply(t()))
                 row.addWidget(button)
                 self.buttons[kind] = button
+                self.odds[kind] = ChanceLabel(f"odds_{kind}")
+                row.addWidget(self.odds[kind])
         row.addStretch(1)
         layout.addLayout(row)
         self.method: QComboBox | None = None
@@ -155,6 +163,14 @@ class DyingPanel(QGroupBox):
             button.clicked.connect(self.stabilise)
             stab.addWidget(button)
             self.buttons["stabilise"] = button
+            self.odds["stabilise"] = ChanceLabel("odds_stabilise")
+            stab.addWidget(self.odds["stabilise"])
+            # The chosen method and the helper's bonus change the odds as they change.
+            self._stabilise_odds = LiveChance(vm, self.odds["stabilise"], self._stabilise_action)
+            if self.method is not None:
+                self.method.currentIndexChanged.connect(self._stabilise_odds.update)
+            if self.modifier is not None:
+                self.modifier.valueChanged.connect(self._stabilise_odds.update)
             layout.addLayout(stab)
         ticks = QHBoxLayout()
         if vm.supports(rules.AdvanceTime) and vm.info.time_units:
@@ -178,6 +194,9 @@ class DyingPanel(QGroupBox):
             button.clicked.connect(lambda _=False, t=strenuous: run_action(vm, self, t))
             ticks.addWidget(button)
             self.buttons["strenuous"] = button
+        # What the rules roll on their own when time passes (the dying roll, a wake-up save…).
+        self.odds["time"] = ChanceLabel("odds_time")
+        ticks.addWidget(self.odds["time"])
         ticks.addStretch(1)
         layout.addLayout(ticks)
         self.status = QLabel()
@@ -185,7 +204,9 @@ class DyingPanel(QGroupBox):
         self.status.setWordWrap(True)
         layout.addWidget(self.status)
         self.refresh()
+        self.refresh_odds()
         vm.changed.connect(self._on_changed)
+        vm.changed.connect(self._on_odds_changed)
 
     def covered(self) -> set[type[rules.Action]]:
         """Action types this panel has buttons for."""
@@ -195,10 +216,29 @@ class DyingPanel(QGroupBox):
             types.add(strenuous)
         return {t for t in types if t is not None}
 
-    def stabilise(self) -> None:
+    def _stabilise_action(self) -> rules.Stabilise:
         method = self.method.currentData() if self.method is not None else "first_aid"
         modifier = self.modifier.value() if self.modifier is not None else 0
-        self.vm.apply(rules.Stabilise(method=method, modifier=modifier))
+        return rules.Stabilise(method=method, modifier=modifier)
+
+    def stabilise(self) -> None:
+        self.vm.apply(self._stabilise_action())
+
+    def refresh_odds(self) -> None:
+        """The chances beside the buttons, from the rules (``vm.odds``): none computed here."""
+        vm = self.vm
+        found = vm.odds
+        self.survival.show_survival(found.survival, hides_story(vm))
+        for kind in ("death_save", "wake_save"):
+            if kind in self.odds:
+                self.odds[kind].show_chances(found.for_action(kind))
+        if "stabilise" in self.odds:
+            self._stabilise_odds.update()
+        self.odds["time"].show_chances(found.by_trigger("time"))
+
+    def _on_odds_changed(self, changes: Changes) -> None:
+        if changes.everything or changes.fields or changes.derived:
+            self.refresh_odds()
 
     def refresh(self) -> None:
         vm = self.vm

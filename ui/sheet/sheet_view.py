@@ -20,6 +20,7 @@ from ui.sheet.conditions import ConditionsPanel
 from ui.sheet.fields import FieldsPanel, PoolsPanel
 from ui.sheet.health import DerivedPanel, HealthPanel
 from ui.sheet.journal import JournalPanel
+from ui.sheet.odds import OddsPanel
 from ui.sheet.system_panels import TENACITY_NAMES, TenacityPanel
 from ui.sheet.viewmodel import Changes, SheetViewModel
 from ui.sheet.wounds import WoundsPanel
@@ -117,6 +118,7 @@ class SheetView(QWidget):
         self.rests = RestsPanel(vm)
         self.wounds = WoundsPanel(vm) if vm.info.features & {"wounds", "local_wounds"} else None
         self.others = OtherActionsPanel(vm, covered)
+        self.odds = OddsPanel(vm)
         self.conditions = ConditionsPanel(vm)
         self.journal = JournalPanel(vm)
 
@@ -124,7 +126,16 @@ class SheetView(QWidget):
         self.splitter.setChildrenCollapsible(False)
         left = [self.fields, self.pools, *self.fields.text_boxes]
         self.splitter.addWidget(Column([w for w in left if w is not None], widest=410))
-        middle = (self.health, self.tenacity, self.dying, self.wounds, self.rests, self.others, self.derived)
+        middle = (
+            self.health,
+            self.tenacity,
+            self.dying,
+            self.wounds,
+            self.rests,
+            self.others,
+            self.odds,
+            self.derived,
+        )
         self.splitter.addWidget(Column([w for w in middle if w is not None], widest=490))
         right = QSplitter(Qt.Orientation.Vertical)
         right.setChildrenCollapsible(False)

@@ -7,11 +7,12 @@ Conflict.
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QGridLayout, QGroupBox, QLabel, QPushButton, QSpinBox, QWidget
+from PySide6.QtWidgets import QGridLayout, QGroupBox, QHBoxLayout, QLabel, QPushButton, QSpinBox, QWidget
 
 import rules
 from ui.common.labels import button_label
 from ui.sheet.actions import run_action
+from ui.sheet.odds import ChanceLabel, LiveChance
 from ui.sheet.viewmodel import Changes, SheetViewModel
 
 TENACITY_NAMES = ("trauma_tier", "tenacity_opposition", "tenacity_physique", "tenacity_mental")
@@ -37,16 +38,26 @@ class TenacityPanel(QGroupBox):
         self.opposition.setValue(-1)
         self.opposition.setAccessibleName(self.tr("Opposition imposée par le meneur"))
         self.opposition.setToolTip(self.tr("Laissez « Opposition du palier » pour celle de la jauge de Trauma."))
+        # Beside each Défi its chance, which follows the Opposition chosen below.
+        self.odds: dict[str, LiveChance] = {}
         if test is not None and vm.supports(test):
             for col, (psychological, text) in enumerate(
                 ((False, self.tr("Défi (&Physique)")), (True, self.tr("Défi (M&ental)")))
             ):
+                name = "mental" if psychological else "physique"
                 button = QPushButton(text)
-                button.setObjectName(f"tenacity_{'mental' if psychological else 'physique'}")
+                button.setObjectName(f"tenacity_{name}")
                 button.setAutoDefault(False)
                 button.clicked.connect(lambda _=False, p=psychological, t=test: self._test(t, p))
-                grid.addWidget(button, 1, col)
-                self.buttons["mental" if psychological else "physique"] = button
+                cell = QHBoxLayout()
+                cell.addWidget(button, 1)
+                label = ChanceLabel(f"odds_tenacity_{name}")
+                cell.addWidget(label)
+                grid.addLayout(cell, 1, col)
+                self.buttons[name] = button
+                live = LiveChance(vm, label, lambda p=psychological, t=test: self._action(t, p))
+                self.opposition.valueChanged.connect(live.update)
+                self.odds[name] = live
             label = QLabel(self.tr("Contre :"))
             label.setBuddy(self.opposition)
             grid.addWidget(label, 2, 0)
@@ -68,18 +79,24 @@ class TenacityPanel(QGroupBox):
     def covered(self) -> set[type[rules.Action]]:
         return {t for t in (getattr(rules, n, None) for n in ("TenacityTest", "Strike", "EndConflict")) if t}
 
-    def _test(self, action_type: type[rules.Action], psychological: bool) -> None:
+    def _action(self, action_type: type[rules.Action], psychological: bool) -> rules.Action:
         opposition = self.opposition.value()
-        self.vm.apply(
-            action_type(psychological=psychological, opposition=None if opposition < 0 else opposition)  # type: ignore[call-arg]
-        )
+        return action_type(psychological=psychological, opposition=None if opposition < 0 else opposition)  # type: ignore[call-arg]
+
+    def _test(self, action_type: type[rules.Action], psychological: bool) -> None:
+        self.vm.apply(self._action(action_type, psychological))
 
     def refresh(self) -> None:
         vm = self.vm
         lines = [vm.explain(n) for n in TENACITY_NAMES if n in vm.derived and vm.explain(n)]
         self.status.setText("\n".join(lines))
         self.status.setToolTip("\n".join(lines))
+        for live in self.odds.values():
+            live.update()
 
     def _on_changed(self, changes: Changes) -> None:
         if changes.touches(derived=TENACITY_NAMES):
             self.refresh()
+        elif changes.fields or changes.derived:
+            for live in self.odds.values():
+                live.update()

@@ -100,6 +100,7 @@ class SheetViewModel(QObject):
         self._rng = rng if rng is not None else random.Random()
         self._state = State(sheet, tuple(journal))
         self._derived = rules.derive(sheet)
+        self._odds: rules.Odds | None = None
         self._info = rules.describe(sheet.system)
         self._gm_view = False
         self.undo_stack = QUndoStack(self)
@@ -117,6 +118,25 @@ class SheetViewModel(QObject):
     @property
     def info(self) -> rules.SystemInfo:
         return self._info
+
+    @property
+    def odds(self) -> rules.Odds:
+        """Every roll the rules can ask of the sheet now, with its chance (computed once per sheet)."""
+        if self._odds is None:
+            try:
+                self._odds = rules.sheet_odds(self.sheet)
+            except Exception:  # a rule table too big to compute exactly must not take the sheet down
+                log.exception("rules.sheet_odds failed")
+                self._odds = rules.Odds()
+        return self._odds
+
+    def action_odds(self, action: rules.Action) -> tuple[rules.Chance, ...]:
+        """The chances of the rolls ``action`` would make on the current sheet (a dialog's live odds)."""
+        try:
+            return rules.action_odds(self.sheet, action)
+        except Exception:
+            log.exception("rules.action_odds failed for %r", action)
+            return ()
 
     @property
     def journal(self) -> tuple[str, ...]:
@@ -264,6 +284,7 @@ class SheetViewModel(QObject):
         self._state = state
         if state.sheet is not old_state.sheet:
             self._derived = rules.derive(state.sheet)
+            self._odds = None
         changes = Changes(
             fields=_changed_fields(old_state.sheet, state.sheet),
             derived=_changed_derived(old_derived, self._derived),

@@ -28,6 +28,7 @@ from ui.common.forms import user_fields
 from ui.common.labels import adds_wound, button_label, button_tip
 from ui.common.models import Row, RowsModel
 from ui.common.texts import fmt_signed, tr_const
+from ui.sheet.odds import tooltip
 from ui.sheet.viewmodel import Changes, SheetViewModel
 
 # Columns of the wound table: name, grade, effect, care, healing, note.
@@ -225,6 +226,7 @@ class WoundsPanel(QGroupBox):
         buttons.setHorizontalSpacing(4)
         self.add_types = [t for t in vm.info.actions if adds_wound(t, vm.info)]
         self.buttons: dict[str, QPushButton] = {}
+        self._tips: dict[str, str] = {}
         for action_type in self.add_types:
             button = QPushButton(self.tr("&Ajouter une blessure…"))
             button.setToolTip(button_label(action_type, vm.info).replace("&", ""))
@@ -321,19 +323,29 @@ class WoundsPanel(QGroupBox):
     def _update_buttons(self) -> None:
         row = self.model.row_of(self.selected_key()) if self.selected_key() is not None else -1
         tip = self.model.rows()[row].tooltips[0] if row >= 0 else ""
+        wound = self.selected_wound()
+        # The rolls this wound may call for, with their chances (from the rules: « vm.odds »).
+        key = self.selected_key()
+        chances = [c for c in self.vm.odds.rolls if c.subject is not None and c.subject == key] if wound else []
+        if chances:
+            tip += "\n" + "\n".join(f"{c.label} : {c.percent}" for c in chances)
         self.details.setText(tip)
         self.details.setVisible(bool(tip))
-        wound = self.selected_wound()
         for kind, button in self.buttons.items():
             if kind != "add":
                 button.setEnabled(wound is not None)
+                mine = [c for c in chances if c.action == kind]
+                base = self._tips.setdefault(kind, button.toolTip())
+                button.setToolTip(base + ("\n\n" + tooltip(mine) if mine else ""))
         bleed = self.buttons.get("set_wound_bleeding")
         if bleed is not None:
             stop = wound is not None and getattr(wound, "bleeding", False)
             bleed.setText(self.tr("Arrêter le &saignement") if stop else self.tr("&Saignement"))
 
     def add(self, action_type: type[rules.Action]) -> None:
-        action = prompts.ask_action(self, action_type, self.vm.info, title=self.tr("Nouvelle blessure"))
+        action = prompts.ask_action(
+            self, action_type, self.vm.info, title=self.tr("Nouvelle blessure"), preview=self.vm.action_odds
+        )
         if action is not None and self.vm.apply(action) is not None:
             self.select(self.model.key_at(self.model.rowCount() - 1))
 
@@ -347,7 +359,7 @@ class WoundsPanel(QGroupBox):
         if _kind(action_type) == "set_wound_bleeding":
             fixed["bleeding"] = not getattr(wound, "bleeding", False)
         if user_fields(action_type, fixed):
-            action = prompts.ask_action(self, action_type, self.vm.info, fixed=fixed)
+            action = prompts.ask_action(self, action_type, self.vm.info, fixed=fixed, preview=self.vm.action_odds)
         else:
             action = action_type(**fixed)
         if action is not None:
@@ -361,6 +373,8 @@ class WoundsPanel(QGroupBox):
             or any(n.startswith("wound") for n in changes.derived)
         ):
             self.refresh()
+        elif changes.fields or changes.derived:
+            self._update_buttons()  # the chances of the wound's rolls follow exhaustion, characteristics…
 
 
 def _kind(action_type: type[rules.Action]) -> str:

@@ -480,7 +480,11 @@ class TableModel(QAbstractTableModel):
             return creature.note
         summary = self.vm.summary(creature)
         if column == STATE:
-            return HIDDEN if self._state_hidden(summary, player) else summary.state_label
+            if self._state_hidden(summary, player):
+                return HIDDEN
+            # A dying creature's chance of pulling through (issue 17), for the GM: a number, never for players.
+            chance = None if player else self.vm.survival(creature)
+            return summary.state_label if chance is None else f"{summary.state_label} · {chance.percent}"
         if column == CONDITIONS:
             return ", ".join(label for _id, label in summary.conditions)
         if column == POINTS:
@@ -518,7 +522,14 @@ class TableModel(QAbstractTableModel):
             # How the rules computed them (on hover only: a full derive).
             d = rules.derive(creature.sheet)
             names = ("state",) if column == STATE else ("current", "maximum", "temporary", "nonlethal")
-            return "\n".join(d.explain(n) for n in names if n in d and d.explain(n)) or None
+            lines = [d.explain(n) for n in names if n in d and d.explain(n)]
+            if column == STATE:
+                # The chance of pulling through, and of the rolls the rules make on their own at its turn.
+                lines += [c.text for c in self.vm.timed_odds(creature)]
+                chance = self.vm.survival(creature)
+                if chance is not None:
+                    lines.append(chance.text)
+            return "\n".join(lines) or None
         if column == SYSTEM:
             info = self.vm.info(creature.sheet.system)
             return f"{info.label} ({info.seed})"

@@ -59,7 +59,7 @@ from ui.table.model import (
 from ui.table.state import TableState
 from ui.table.viewmodel import BulkRequest, TableChanges, TableViewModel
 
-COLUMN_WIDTHS = {TURN: 40, NAME: 150, SYSTEM: 80, STATE: 122, POINTS: 220, CONDITIONS: 170, WOUNDS: 150, INITIATIVE: 50}
+COLUMN_WIDTHS = {TURN: 40, NAME: 150, SYSTEM: 80, STATE: 175, POINTS: 220, CONDITIONS: 170, WOUNDS: 150, INITIATIVE: 50}
 JOURNAL_LIMIT = SHOWN_ENTRIES
 AMOUNT_START = set("0123456789+-−")
 

@@ -242,6 +242,7 @@ class TableViewModel(QObject):
         self._state = state if state is not None else TableState()
         self._summaries: dict[int, tuple[Any, rules.Summary]] = {}
         self._states: dict[int, tuple[Any, str]] = {}
+        self._survival: dict[int, tuple[Any, rules.Chance | None]] = {}
         self._gm_view = True
         self.undo_stack = QUndoStack(self)
 
@@ -274,6 +275,27 @@ class TableViewModel(QObject):
         summary = rules.summarise(creature.sheet)
         self._summaries[creature.id] = (creature.sheet, summary)
         return summary
+
+    def survival(self, creature: Creature) -> rules.Chance | None:
+        """A dying creature's chance of pulling through, from the rules (kept per sheet; None: not dying)."""
+        cached = self._survival.get(creature.id)
+        if cached is not None and cached[0] is creature.sheet:
+            return cached[1]
+        try:
+            chance = rules.survival_odds(creature.sheet)
+        except Exception:  # a house table too big to compute exactly: no chance shown, the row stays
+            log.exception("rules.survival_odds failed")
+            chance = None
+        self._survival[creature.id] = (creature.sheet, chance)
+        return chance
+
+    def timed_odds(self, creature: Creature) -> tuple[rules.Chance, ...]:
+        """The rolls the rules make on their own as the creature's turns pass, with their chances (on hover)."""
+        try:
+            return rules.sheet_odds(creature.sheet).by_trigger("time")
+        except Exception:
+            log.exception("rules.sheet_odds failed")
+            return ()
 
     def state_of(self, creature: Creature) -> str:
         """The creature's health state id, kept per sheet (the rules' own shortcut, not a full summary)."""
@@ -991,6 +1013,7 @@ class TableViewModel(QObject):
         for cid in removed:
             self._summaries.pop(cid, None)
             self._states.pop(cid, None)
+            self._survival.pop(cid, None)
         self.swapped.emit(old, state)
         self.changed.emit(
             TableChanges(

@@ -1,0 +1,184 @@
+"""The chances of the rolls, shown beside them: a percentage, and the rules' own explanation on hover.
+
+Nothing here computes a probability: the view-model asks ``rules.sheet_odds`` (every roll the rules
+can ask of the sheet now, and a dying character's chance of pulling through) and ``rules.action_odds``
+(the rolls an action would make with the values chosen in its dialog); these widgets only show the
+``rules.Chance`` records they give.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QGridLayout, QGroupBox, QLabel, QSizePolicy, QWidget
+
+import rules
+from ui.sheet.viewmodel import Changes, SheetViewModel
+
+# The widest percentage a label shows (« > 99,9 % »): labels keep this width, so a change of odds
+# never moves the buttons beside them.
+WIDEST = ">\u00a099,9\u00a0%"
+HIDDEN_MARK = "?"
+
+
+def tooltip(chances: Sequence[rules.Chance]) -> str:
+    """The explanation of one or several rolls, one paragraph each."""
+    return "\n\n".join(c.text for c in chances)
+
+
+def hides_story(vm: SheetViewModel) -> bool:
+    """A dying story tells the points (« depuis −3 PV »): not in the player's view when they are hidden."""
+    return vm.is_hidden("current") or vm.is_hidden("state")
+
+
+class ChanceLabel(QLabel):
+    """« 62,5 % » beside a roll's button; hovering it gives how the rules make the roll."""
+
+    def __init__(self, name: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName(name)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.setFixedWidth(self.fontMetrics().horizontalAdvance(WIDEST) + 6)
+        self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Preferred)
+        self.setStyleSheet("color: #37474f;")
+        self.chances: tuple[rules.Chance, ...] = ()
+
+    def show_chances(self, chances: Sequence[rules.Chance]) -> None:
+        """The first roll's percentage (several rolls: all are explained on hover); nothing when none."""
+        self.chances = tuple(chances)
+        text = self.chances[0].percent if self.chances else ""
+        tip = tooltip(self.chances)
+        if text != self.text():
+            self.setText(text)
+        self.setToolTip(tip)
+        self.setAccessibleName(self.tr("Chance : {0}").format(text) if text else "")
+        self.setAccessibleDescription(tip)
+
+
+class SurvivalLabel(QLabel):
+    """A dying character's chance of pulling through, from where the character stands."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("survivalOdds")
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setWordWrap(True)
+        font = QFont(self.font())
+        font.setBold(True)
+        self.setFont(font)
+        self.chance: rules.Chance | None = None
+
+    def show_survival(self, survival: rules.Chance | None, hidden: bool) -> None:
+        self.chance = None if hidden else survival
+        if survival is None:
+            self.setText("")
+            self.setToolTip("")
+            self.setVisible(False)
+            return
+        if hidden:
+            self.setText(self.tr("Chance de s'en sortir : {0}").format(HIDDEN_MARK))
+            self.setToolTip(self.tr("Valeur connue du meneur seulement (vue joueur)."))
+        else:
+            text = self.tr("Chance de s'en sortir : {0}").format(survival.percent)
+            if survival.outcomes and survival.outcomes[0][1] != survival.probability:
+                first, p = survival.outcomes[0]
+                text += self.tr(" (d'abord {0} : {1})").format(first.split(" (")[0], rules.fmt_percent(p))
+            self.setText(text)
+            self.setToolTip(survival.text)
+        self.setAccessibleName(self.text())
+        self.setVisible(True)
+
+
+class OddsPanel(QGroupBox):
+    """« Chances »: every roll the rules can ask of the sheet now, with its percentage and explanation.
+
+    The rolls the rules make on their own (as time passes, when something happens) have no button of
+    their own: this list is where they are seen before they are rolled.
+    """
+
+    def __init__(self, vm: SheetViewModel, parent: QWidget | None = None) -> None:
+        super().__init__(self.tr("Chances"), parent)
+        self.vm = vm
+        self.setObjectName("oddsPanel")
+        self.grid = QGridLayout(self)
+        self.grid.setVerticalSpacing(2)
+        self.grid.setColumnStretch(0, 1)
+        self.survival = SurvivalLabel()
+        self.grid.addWidget(self.survival, 0, 0, 1, 2)
+        self.rows: list[tuple[QLabel, ChanceLabel]] = []
+        self.refresh()
+        vm.changed.connect(self._on_changed)
+
+    def refresh(self) -> None:
+        vm = self.vm
+        found = vm.odds
+        self.survival.show_survival(found.survival, hides_story(vm))
+        chances = list(found.rolls)
+        while len(self.rows) < len(chances):
+            label = QLabel()
+            label.setWordWrap(True)
+            label.setTextFormat(Qt.TextFormat.PlainText)
+            value = ChanceLabel(f"odds_row_{len(self.rows)}")
+            at = len(self.rows) + 1
+            self.grid.addWidget(label, at, 0)
+            self.grid.addWidget(value, at, 1)
+            self.rows.append((label, value))
+        for i, (label, value) in enumerate(self.rows):
+            if i < len(chances):
+                item = chances[i]
+                label.setText(item.label + self._when(item))
+                label.setToolTip(item.text)
+                value.show_chances([item])
+                label.setVisible(True)
+                value.setVisible(True)
+            else:
+                label.setVisible(False)
+                value.setVisible(False)
+                value.show_chances([])
+        self.setVisible(bool(chances) or found.survival is not None)
+
+    def chance_of(self, roll_id: str, subject: int | None = None) -> str:
+        """The percentage shown for ``roll_id`` ("" when not shown): for tests and accessibility."""
+        for _label, value in self.rows:
+            if value.isVisibleTo(self) and value.chances and value.chances[0].id == roll_id:
+                if subject is None or value.chances[0].subject == subject:
+                    return value.text()
+        return ""
+
+    def _when(self, item: rules.Chance) -> str:
+        if item.trigger == "time":
+            return self.tr(" — quand le temps passe")
+        if item.trigger == "event":
+            return self.tr(" — s'il le faut")
+        return ""
+
+    def _on_changed(self, changes: Changes) -> None:
+        if changes.everything or changes.fields or changes.derived:
+            self.refresh()
+
+
+class LiveChance:
+    """Keeps a ``ChanceLabel`` up to date with the rolls an action would make as its values change.
+
+    ``build`` returns the action from the current values (None while they are incomplete); the label
+    shows ``rules.action_odds`` of it on the view-model's current sheet.
+    """
+
+    def __init__(self, vm: SheetViewModel, label: ChanceLabel, build: Callable[[], Any]) -> None:
+        self.vm = vm
+        self.label = label
+        self.build = build
+
+    def update(self, *_args: object) -> None:
+        try:
+            action = self.build()
+        except Exception:  # incomplete or invalid values: no odds yet
+            action = None
+        self.label.show_chances(self.vm.action_odds(action) if action is not None else ())
+
+
+__all__ = ["ChanceLabel", "LiveChance", "OddsPanel", "SurvivalLabel", "hides_story", "tooltip"]
