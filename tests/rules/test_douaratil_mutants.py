@@ -45,3 +45,17 @@ def test_a_healed_wound_leaves_a_scar_with_its_note() -> None:
     healed = rules.apply(s, rules.LongRest(rolls=(17,))).sheet
     assert healed.wounds == ()
     assert [(sc.type, sc.note) for sc in healed.scars] == [("ecrasement", "éboulement")]
+
+
+def test_monster_reprieve_counts_down_round_by_round_at_the_table() -> None:
+    """« il peut la laisser agir librement pendant 1d6 rounds ou de toutes les façons la créature succombe » —
+    at the GM table, each « Round suivant » (``EndRound``) takes one round off the reprieve."""
+    orc = rules.new_sheet(
+        "douaratil", is_npc=True, dies_at_zero=True, dies_after_rounds=True, base_maximum=9, current=9
+    )
+    s = rules.apply(orc, rules.Damage(amount=9, rolls=(2,))).sheet
+    assert s.death_in_rounds == 2
+    one = rules.apply(s, rules.EndRound()).sheet
+    assert not one.dead and one.death_in_rounds == 1
+    assert rules.derive(one).explain("state") == "état : Mourant (monstre à 0 PA, succombe dans 1 round)"
+    assert rules.apply(one, rules.EndRound()).sheet.dead
