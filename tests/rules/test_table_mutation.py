@@ -35,7 +35,10 @@ def test_mutants_are_built_from_the_parsed_table_not_its_text() -> None:
     assert tm.build(die).general.check_die == 21
     assert rules.ruleset("d20").general.check_die == 20  # the shipped table is left alone
     flag = next(m for m in found if m.key == "nonlethal.healing_removes")
-    assert (flag.old, flag.new) == ("any", "magical")  # a Literal switch: its other value
+    shipped = rules.ruleset("d20").nonlethal.healing_removes
+    # A Literal switch ("any" | "magical"): the mutant is the shipped word's other value.
+    assert (flag.old, flag.new) == (shipped, {"any": "magical", "magical": "any"}[shipped])
+    assert tm.build(flag).nonlethal.healing_removes == flag.new
 
 
 def test_untested_keys_are_keys_of_the_tables_with_a_reason() -> None:
