@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import importlib
 import operator
 import random
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import Field, TypeAdapter, ValidationError
 
@@ -64,79 +65,109 @@ from rules.odds import Chance, Odds, fmt_percent
 from rules.ruleset import load_ruleset
 from rules.strict import twin_adapter
 from rules.strict import type_twin as strict_types
-from rules.systems import REGISTRY, System
+from rules.systems import KNOWN, REGISTRY, System
+
+# Each system's own names (its sheet, rule table and actions) are imported on first use: a system's
+# package loads when one of its names is asked for (``__getattr__`` below) or a sheet of it is met.
+# Its section imports them for the type checker only and lists them with ``_lazy`` at the end.
 
 # --- Douaratil (seed 000) -------------------------------------------------------------------------
-from rules.systems.douaratil import (
-    AbilityCheck,
-    AddExhaustion,
-    AddWound,
-    DeathSave,
-    DouaratilRules,
-    DouaratilSheet,
-    HealWound,
-    HeroicSurvival,
-    RemoveWound,
-    SetExhaustion,
-    SetWoundBleeding,
-    SpendActionDie,
-    WakeSave,
-    WillTest,
-    WoundRisk,
-)
+if TYPE_CHECKING:
+    from rules.systems.douaratil import (
+        AbilityCheck,
+        AddExhaustion,
+        AddWound,
+        DeathSave,
+        DouaratilRules,
+        DouaratilSheet,
+        HealWound,
+        HeroicSurvival,
+        RemoveWound,
+        SetExhaustion,
+        SetWoundBleeding,
+        SpendActionDie,
+        WakeSave,
+        WillTest,
+        WoundRisk,
+    )
 
 # --- d20 (seed 001): section owned by the d20 system work ------------------------------------------
 # isort: split
-from rules.systems.d20 import (
-    AbilityDamage,
-    AddLocalWound,
-    D20Rules,
-    D20Sheet,
-    FullDayRest,
-    HealLocalWound,
-    RestoreAbility,
-    Resurrection,
-    ResurrectionContribution,
-    SetConstitutionBonus,
-    StrenuousAction,
-)
+if TYPE_CHECKING:
+    from rules.systems.d20 import (
+        AbilityDamage,
+        AddLocalWound,
+        D20Rules,
+        D20Sheet,
+        FullDayRest,
+        HealLocalWound,
+        RestoreAbility,
+        Resurrection,
+        ResurrectionContribution,
+        SetConstitutionBonus,
+        StrenuousAction,
+    )
 
 # --- segments (seed 002): section owned by the segments system work --------------------------------
 # isort: split
-from rules.systems.segments import (
-    AddFatigue,
-    Extinguish,
-    Fall,
-    SegmentsRules,
-    SegmentsSheet,
-    SetBurning,
-    SetExposure,
-    SetFatigue,
-    SetPrivation,
-    SetSuffocating,
-    SetSurprise,
-    StandUp,
-)
+if TYPE_CHECKING:
+    from rules.systems.segments import (
+        AddFatigue,
+        Extinguish,
+        Fall,
+        SegmentsRules,
+        SegmentsSheet,
+        SetBurning,
+        SetExposure,
+        SetFatigue,
+        SetPrivation,
+        SetSuffocating,
+        SetSurprise,
+        StandUp,
+    )
 
 # --- severite (seed 003): section owned by the Sévérité system work --------------------------------
 # isort: split
-from rules.systems.severite import (
-    DiagnoseWound,
-    EndConflict,
-    EraseWound,
-    InflictWound,
-    SetHandicap,
-    SeveriteRules,
-    SeveriteSheet,
-    Strike,
-    SupernaturalHealing,
-    TenacityTest,
-    TreatWound,
-    WorseningRisk,
-)
+if TYPE_CHECKING:
+    from rules.systems.severite import (
+        DiagnoseWound,
+        EndConflict,
+        EraseWound,
+        InflictWound,
+        SetHandicap,
+        SeveriteRules,
+        SeveriteSheet,
+        Strike,
+        SupernaturalHealing,
+        TenacityTest,
+        TreatWound,
+        WorseningRisk,
+    )
 
-# The systems whose rules have landed, in the order the app offers them.
+# The systems whose rules have landed, in the order the app offers them (known without importing them).
 SYSTEMS: tuple[str, ...] = tuple(s for s in ("douaratil", "d20", "segments", "severite") if s in REGISTRY)
+
+# Name → system id of each system's own exports (filled by ``_lazy`` in the export sections below).
+_LAZY: dict[str, str] = {}
+
+
+def _lazy(system_id: str, names: list[str]) -> list[str]:
+    """``names`` exported by ``system_id``'s package, imported when first asked for."""
+    for name in names:
+        _LAZY[name] = system_id
+    return names
+
+
+def __getattr__(name: str) -> Any:
+    """A system's own export (``rules.DouaratilSheet``, ``rules.Strike``…): its package loads now."""
+    system_id = _LAZY.get(name)
+    if system_id is None:
+        raise AttributeError(f"module 'rules' has no attribute {name!r}")
+    REGISTRY[system_id]  # imports the package
+    value = getattr(importlib.import_module(f"rules.systems.{system_id}"), name)
+    globals()[name] = value  # the next lookups are plain module attributes
+    return value
+
 
 Sheet = Any  # one of the system sheet models; see ``sheet_types()``
 
@@ -195,6 +226,12 @@ def system(system_id: str) -> System:
         raise Refused(
             f"Système inconnu ou pas encore disponible : « {system_id} » (systèmes disponibles : {known})."
         ) from None
+
+
+def system_label(system_id: str) -> str:
+    """The French label of ``system_id`` (« Sévérité »), without loading its rules; ``Refused`` if unknown."""
+    label = KNOWN.get(system_id)
+    return label if label is not None else system(system_id).label
 
 
 def describe(system_id: str, rules_table: Any = None) -> SystemInfo:
@@ -459,29 +496,21 @@ def load_rules_table(system_id: str, path: Any) -> Any:
 __all__ = [
     "SECRET_MARK",
     "SYSTEMS",
-    "AbilityCheck",
     "Action",
-    "AddExhaustion",
-    "AddWound",
     "AdvanceTime",
     "ChoiceInfo",
     "ClearConditions",
     "ConditionGroupInfo",
     "ConditionInfo",
     "Damage",
-    "DeathSave",
     "Derived",
-    "DouaratilRules",
-    "DouaratilSheet",
     "Edit",
     "EndRound",
     "Explained",
     "FieldInfo",
     "GainTemporary",
     "Heal",
-    "HealWound",
     "HealthStateInfo",
-    "HeroicSurvival",
     "LadderInfo",
     "LadderLevel",
     "LongRest",
@@ -489,23 +518,16 @@ __all__ = [
     "NeedsRoll",
     "Outcome",
     "Refused",
-    "RemoveWound",
     "Roll",
     "RulesetError",
     "SetCondition",
-    "SetExhaustion",
-    "SetWoundBleeding",
     "SheetBase",
     "SheetError",
     "ShortRest",
-    "SpendActionDie",
     "Stabilise",
     "StartTurn",
     "System",
     "SystemInfo",
-    "WakeSave",
-    "WillTest",
-    "WoundRisk",
     "apply",
     "build_action",
     "check_sheet",
@@ -528,54 +550,86 @@ __all__ = [
     "strict_types",
     "supports",
     "system",
+    "system_label",
 ]
+
+# --- Douaratil exports (seed 000) -----------------------------------------------------------------
+__all__ += _lazy(
+    "douaratil",
+    [
+        "AbilityCheck",
+        "AddExhaustion",
+        "AddWound",
+        "DeathSave",
+        "DouaratilRules",
+        "DouaratilSheet",
+        "HealWound",
+        "HeroicSurvival",
+        "RemoveWound",
+        "SetExhaustion",
+        "SetWoundBleeding",
+        "SpendActionDie",
+        "WakeSave",
+        "WillTest",
+        "WoundRisk",
+    ],
+)
 
 # --- d20 exports (seed 001) -----------------------------------------------------------------------
-__all__ += [
-    "AbilityDamage",
-    "AddLocalWound",
-    "D20Rules",
-    "D20Sheet",
-    "FullDayRest",
-    "HealLocalWound",
-    "RestoreAbility",
-    "Resurrection",
-    "ResurrectionContribution",
-    "SetConstitutionBonus",
-    "StrenuousAction",
-]
+__all__ += _lazy(
+    "d20",
+    [
+        "AbilityDamage",
+        "AddLocalWound",
+        "D20Rules",
+        "D20Sheet",
+        "FullDayRest",
+        "HealLocalWound",
+        "RestoreAbility",
+        "Resurrection",
+        "ResurrectionContribution",
+        "SetConstitutionBonus",
+        "StrenuousAction",
+    ],
+)
 
 # --- segments exports (seed 002) ------------------------------------------------------------------
-__all__ += [
-    "AddFatigue",
-    "Extinguish",
-    "Fall",
-    "SegmentsRules",
-    "SegmentsSheet",
-    "SetBurning",
-    "SetExposure",
-    "SetFatigue",
-    "SetPrivation",
-    "SetSuffocating",
-    "SetSurprise",
-    "StandUp",
-]
+__all__ += _lazy(
+    "segments",
+    [
+        "AddFatigue",
+        "Extinguish",
+        "Fall",
+        "SegmentsRules",
+        "SegmentsSheet",
+        "SetBurning",
+        "SetExposure",
+        "SetFatigue",
+        "SetPrivation",
+        "SetSuffocating",
+        "SetSurprise",
+        "StandUp",
+    ],
+)
 
 # --- severite exports (seed 003) ------------------------------------------------------------------
-__all__ += [
-    "DiagnoseWound",
-    "EndConflict",
-    "EraseWound",
-    "InflictWound",
-    "SetHandicap",
-    "SeveriteRules",
-    "SeveriteSheet",
-    "Strike",
-    "SupernaturalHealing",
-    "TenacityTest",
-    "TreatWound",
-    "WorseningRisk",
-]
+__all__ += _lazy(
+    "severite",
+    [
+        "DiagnoseWound",
+        "EndConflict",
+        "EraseWound",
+        "InflictWound",
+        "SetHandicap",
+        "SeveriteRules",
+        "SeveriteSheet",
+        "Strike",
+        "SupernaturalHealing",
+        "TenacityTest",
+        "TreatWound",
+        "WorseningRisk",
+    ],
+)
 
 # --- the game master's table (issue 11): section owned by the table work ---------------------------
 # isort: split

@@ -42,6 +42,7 @@ from typing import Annotated, Any, Literal, TypeAlias
 
 from pydantic import (
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     Strict,
@@ -236,6 +237,12 @@ class TableFile(_Envelope):
     journal: Journal = Field(default_factory=list, description="Le journal de la table, une ligne par entrée.")
 
 
+def _names_its_system(value: Any) -> Any:
+    if isinstance(value, dict) and "system" not in value:
+        raise ValueError("no system")
+    return value
+
+
 @functools.cache
 def _typed(systems: tuple[str, ...]) -> TypeAdapter[Any]:
     """Both envelopes with their sheets typed as the registered systems' sheet models.
@@ -248,6 +255,8 @@ def _typed(systems: tuple[str, ...]) -> TypeAdapter[Any]:
     sheet: Any = functools.reduce(operator.or_, sheet_types)
     if len(sheet_types) > 1:
         sheet = Annotated[sheet, Field(discriminator="system")]
+    else:  # as the discriminator would: a sheet must name its system (a model's default is not enough)
+        sheet = Annotated[sheet, BeforeValidator(_names_its_system)]
     sheet_model = create_model(
         "SheetFile",
         __base__=SheetFile,
@@ -1195,9 +1204,9 @@ def _decode_slow(raw: bytes, name: str) -> Document:
     return _slow(_parsed(raw, name), name)
 
 
-@functools.cache
-def _twins() -> dict[str, TypeAdapter[Any]]:
-    return {s: _twin_of(rules.system(s).sheet_type) for s in rules.SYSTEMS}
+def _twin(system_id: str) -> TypeAdapter[Any] | None:
+    """The type twin of ``system_id``'s sheets, None for an unknown system (its rules load now)."""
+    return _twin_of(rules.system(system_id).sheet_type) if system_id in rules.SYSTEMS else None
 
 
 def _fast(parsed: _Parsed) -> Document | None:
@@ -1218,15 +1227,18 @@ def _fast(parsed: _Parsed) -> Document | None:
     sheets = [data.get("sheet")] if kind == "sheet" else data.get("sheets") if kind == "table" else None
     if not isinstance(sheets, list):
         return None
-    twins = _twins()
+    named: set[str] = set()
     try:
         for sheet in sheets:
             system_id = sheet.get("system") if isinstance(sheet, dict) else None
-            twin = twins.get(system_id) if isinstance(system_id, str) else None
+            twin = _twin(system_id) if isinstance(system_id, str) else None
             if twin is None:
                 return None
             twin.validate_python(sheet, strict=True)
-        env: Any = _typed(rules.SYSTEMS).validate_python(data)
+            named.add(system_id)
+        # Only the systems the file names are loaded (start-up opening one sheet loads one system).
+        systems = tuple(s for s in rules.SYSTEMS if s in named) or rules.SYSTEMS[:1]
+        env: Any = _typed(systems).validate_python(data)
     except ValidationError:
         return None
     try:  # what needs the rule table (ids, exact bounds): the slow way words it

@@ -166,8 +166,7 @@ class MainWindow(QMainWindow):
         file_menu.addMenu(self.recent_menu)
         demo_menu = file_menu.addMenu(self.tr("Fiches de &démonstration"))
         for system_id in rules.SYSTEMS:
-            label = rules.describe(system_id).label
-            action = demo_menu.addAction(label)
+            action = demo_menu.addAction(rules.system_label(system_id))  # no system's rules loaded
             action.triggered.connect(lambda _=False, s=system_id: self.open_demo(s))
         file_menu.addSeparator()
         file_menu.addAction(self.act_save)

@@ -10,17 +10,33 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QMenu
 
 from sheet_app import files
-from sheet_app.printing import PrintProblem, write_pdf
 from ui.common import prompts
-from ui.printing import dialogs, layout
-from ui.printing.blocks import Printout
+
+if TYPE_CHECKING:
+    from ui.printing.blocks import Printout
+
+# The printing code (its layout, renderer, dialogs and Qt's print support) is imported when a print
+# entry is used, not at start-up: ``_dialogs()`` and ``_layout()``.
+
+
+def _dialogs() -> Any:
+    from ui.printing import dialogs
+
+    return dialogs
+
+
+def _layout() -> Any:
+    from ui.printing import layout
+
+    return layout
+
 
 PAPERS = (("a4", "A4"), ("letter", "Letter (US)"))
 
@@ -88,7 +104,7 @@ class PrintCommands(QObject):
         if current is None:
             return []
         document, _name = current
-        return layout.document_printouts(document, gm_view=self.window.act_gm.isChecked())
+        return list(_layout().document_printouts(document, gm_view=self.window.act_gm.isChecked()))
 
     def update(self) -> None:
         has = self.current_document() is not None
@@ -105,19 +121,21 @@ class PrintCommands(QObject):
         printouts = self.printouts()
         if not printouts:
             return False
-        return dialogs.preview(self.window, printouts, self.page)
+        return bool(_dialogs().preview(self.window, printouts, self.page))
 
     def export_pdf(self) -> Path | None:
         current = self.current_document()
         if current is None:
             return None
         document, name = current
-        printouts = layout.document_printouts(document, gm_view=self.window.act_gm.isChecked())
+        printouts = _layout().document_printouts(document, gm_view=self.window.act_gm.isChecked())
         stem = re.sub(r"[^\w\-]+", "_", name, flags=re.UNICODE).strip("_").lower() or "fiche"
         folder = getattr(self.window.controller, "last_folder", Path.home())
-        path = dialogs.ask_pdf_path(self.window, Path(folder) / f"{stem}.pdf")
+        path = _dialogs().ask_pdf_path(self.window, Path(folder) / f"{stem}.pdf")
         if path is None:
             return None
+        from sheet_app.printing import PrintProblem, write_pdf
+
         try:
             pages = write_pdf(path, printouts, self.page)
         except PrintProblem as exc:
@@ -128,7 +146,7 @@ class PrintCommands(QObject):
 
     def print_blank(self) -> bool:
         current = self.window.current_doc()
-        system_id = dialogs.ask_blank_system(self.window, current.vm.sheet.system if current is not None else None)
+        system_id = _dialogs().ask_blank_system(self.window, current.vm.sheet.system if current is not None else None)
         if system_id is None:
             return False
-        return dialogs.preview(self.window, [layout.blank_printout(system_id)], self.page)
+        return bool(_dialogs().preview(self.window, [_layout().blank_printout(system_id)], self.page))

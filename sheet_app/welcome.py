@@ -57,7 +57,7 @@ class NewSheetForm(QWidget):
         self.system.setObjectName("newSystem")
         self.system.setAccessibleName(self.tr("Système de règles"))
         for system_id in rules.SYSTEMS:
-            self.system.addItem(rules.describe(system_id).label, system_id)
+            self.system.addItem(rules.system_label(system_id), system_id)  # no system's rules loaded
         top.addRow(self.tr("&Système :"), self.system)
         self.name = QLineEdit()
         self.name.setObjectName("newName")
@@ -77,18 +77,33 @@ class NewSheetForm(QWidget):
         self.create_button.setObjectName("newCreate")
         self.create_button.clicked.connect(self.submit)
         layout.addWidget(self.create_button, 0, Qt.AlignmentFlag.AlignRight)
-        self.editors: dict[str, QWidget] = {}
+        self._editors: dict[str, QWidget] = {}
+        # The fields are built when the form is first shown or read (start-up opening a file never
+        # shows it): building them loads the chosen system's rules.
+        self._built = False
         self.system.currentIndexChanged.connect(self._rebuild)
         self.name.returnPressed.connect(self.submit)
-        self._rebuild()
+
+    @property
+    def editors(self) -> dict[str, QWidget]:
+        """The editor of each field the chosen system's health rules need, by field name."""
+        if not self._built:
+            self._rebuild()
+        return self._editors
+
+    def showEvent(self, event: Any) -> None:
+        if not self._built:
+            self._rebuild()
+        super().showEvent(event)
 
     def system_id(self) -> str:
         return str(self.system.currentData())
 
     def _rebuild(self) -> None:
+        self._built = True
         while self.form.rowCount():
             self.form.removeRow(0)
-        self.editors.clear()
+        self._editors.clear()
         system_id = self.system_id()
         if not system_id or system_id == "None":
             return
@@ -134,8 +149,8 @@ class NewSheetForm(QWidget):
                 self.form.addRow("", editor)
             else:
                 self.form.addRow(field.label + " :", editor)
-            self.editors[field.name] = editor
-        self.fields_box.setVisible(bool(self.editors))
+            self._editors[field.name] = editor
+        self.fields_box.setVisible(bool(self._editors))
 
     def values(self) -> dict[str, Any]:
         values: dict[str, Any] = {"name": self.name.text().strip()}
@@ -187,7 +202,7 @@ class NewSheetDialog(QDialog):
         self.sheet: Any = None
         layout = QVBoxLayout(self)
         self.form = NewSheetForm()
-        self.form.create.hide()
+        self.form.create_button.hide()  # the dialog's own « Créer la fiche » button creates it
         self.form.created.connect(self._created)
         layout.addWidget(self.form)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
@@ -257,8 +272,7 @@ class WelcomePage(QWidget):
         demo_box = QGroupBox(self.tr("Fiches de démonstration"))
         demo_layout = QVBoxLayout(demo_box)
         for system_id, _path in demo_files():
-            info = rules.describe(system_id)
-            button = QPushButton(self.tr("Démo {0}").format(info.label))
+            button = QPushButton(self.tr("Démo {0}").format(rules.system_label(system_id)))
             button.setObjectName(f"demo_{system_id}")
             button.clicked.connect(lambda _=False, s=system_id: self.demo_chosen.emit(s))
             demo_layout.addWidget(button)

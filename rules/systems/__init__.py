@@ -1,13 +1,17 @@
-"""The rule systems: one module per system, registered here.
+"""The rule systems: one package per system, registered here.
 
 A system is a sheet model, a rule table model (loaded from ``resources/rulesets/<id>.toml``), one
 handler per action type, and a ``derive`` function. ``rules/__init__.py`` is the only public door.
+
+A system's package is imported on first use (its sheet, actions and rule table are about a hundred
+pydantic models: importing all four took most of the app's start): ``KNOWN`` names the systems and
+their labels without importing them, and ``REGISTRY[id]`` imports the package the first time.
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
@@ -83,10 +87,62 @@ class System:
             return None
 
 
-REGISTRY: dict[str, System] = {}
+# The systems the app knows, in the order it offers them, with the label each registers (a test checks
+# they agree): their packages are imported on first use.
+KNOWN: dict[str, str] = {"douaratil": "Douaratil", "d20": "d20", "segments": "Segments", "severite": "Sévérité"}
+
+
+class Registry(Mapping[str, System]):
+    """The registered systems by id; a known system's package is imported the first time it is asked for.
+
+    ``id in REGISTRY``, ``len`` and iteration answer from ``KNOWN`` (and what registered itself) without
+    importing anything; ``REGISTRY[id]``, ``get`` and ``values`` import what they return.
+    """
+
+    def __init__(self) -> None:
+        self._loaded: dict[str, System] = {}
+
+    def __getitem__(self, system_id: str) -> System:
+        try:
+            return self._loaded[system_id]
+        except KeyError:
+            pass
+        if system_id not in KNOWN:
+            raise KeyError(system_id)
+        importlib.import_module(f"rules.systems.{system_id}")  # registers itself
+        return self._loaded[system_id]
+
+    def get(self, system_id: str, default: Any = None) -> Any:
+        found = self._loaded.get(system_id)
+        if found is not None:
+            return found
+        try:
+            return self[system_id]
+        except KeyError:
+            return default
+
+    def __contains__(self, system_id: object) -> bool:
+        return system_id in KNOWN or system_id in self._loaded
+
+    def __iter__(self) -> Iterator[str]:
+        yield from KNOWN
+        yield from (s for s in self._loaded if s not in KNOWN)
+
+    def __len__(self) -> int:
+        return len(KNOWN) + sum(1 for s in self._loaded if s not in KNOWN)
+
+    def loaded(self) -> tuple[str, ...]:
+        """The ids of the systems imported so far."""
+        return tuple(self._loaded)
+
+    def add(self, system: System) -> None:
+        self._loaded[system.id] = system
+
+
+REGISTRY = Registry()
 _TABLES: dict[str, Any] = {}
 
 
 def register(system: System) -> System:
-    REGISTRY[system.id] = system
+    REGISTRY.add(system)
     return system

@@ -224,3 +224,29 @@ def test_menus_reach_every_command(window: MainWindow) -> None:
     shortcuts = {a.objectName(): a.shortcut().toString() for a in window.actions() if a.objectName()}
     assert shortcuts["actUndo"] == "Ctrl+Z" and shortcuts["actRedo"] == "Ctrl+Shift+Z"
     assert shortcuts["actSave"] == "Ctrl+S" and shortcuts["actOpen"] == "Ctrl+O"
+
+
+def test_new_sheet_dialog_from_ctrl_n(qtbot: Any, window: MainWindow, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fichier › Nouvelle fiche… (Ctrl+N): the form in a dialog, created with the dialog's own button."""
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    from sheet_app.welcome import NewSheetDialog
+
+    seen: list[NewSheetDialog] = []
+
+    def run(dialog: NewSheetDialog) -> int:
+        seen.append(dialog)
+        assert not dialog.form.create_button.isVisibleTo(dialog)
+        dialog.form.system.setCurrentIndex(dialog.form.system.findData("douaratil"))
+        dialog.form.name.setText("Garance")
+        dialog.form.editors["base_maximum"].setValue(12)
+        buttons = dialog.findChild(QDialogButtonBox)
+        buttons.button(QDialogButtonBox.StandardButton.Ok).click()
+        return int(dialog.result())
+
+    monkeypatch.setattr(NewSheetDialog, "exec", run)
+    qtbot.keyClick(window, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
+    assert len(seen) == 1
+    view = window.current_view()
+    assert view is not None
+    assert (view.vm.sheet.name, view.vm.sheet.base_maximum) == ("Garance", 12)

@@ -268,3 +268,29 @@ def test_a_sheet_reads_at_1280_by_800(qtbot: Any, make_view: Any, system: str) -
     assert quick.amount.height() >= quick.amount.minimumSizeHint().height()
     for button in quick.buttons.values():
         assert button.width() >= button.minimumSizeHint().width()
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_derived_rows_follow_the_values_and_keep_their_widgets(qtbot: Any, make_view: Any, system: str) -> None:
+    """When derived values come and go, the rows that stay keep their widgets (laid out again, shown at
+    once: a new widget per row was shown one event pass at a time, a layout of the column each)."""
+    from PySide6.QtWidgets import QLabel
+
+    from ui.sheet.health import DerivedPanel
+
+    view = make_view(system)
+    view.show()
+    panel = view.findChild(DerivedPanel)
+    assert panel is not None
+    for text in ("1", "5", "20", "200"):
+        before = dict(panel.rows)
+        enter(qtbot, view, text)
+        assert list(panel.rows) == panel.names()
+        for name, (label, value) in panel.rows.items():
+            assert value.isVisibleTo(panel) and value.objectName() == f"derived_{name}"
+            assert label.isVisibleTo(panel) == bool(label.text())
+            if name in before:
+                assert (label, value) == before[name]
+            assert len([w for w in panel.findChildren(QLabel, f"derived_{name}") if w.isVisibleTo(panel)]) == 1
+    view.vm.undo_stack.undo()
+    assert list(panel.rows) == panel.names()

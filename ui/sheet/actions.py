@@ -128,7 +128,7 @@ class DyingPanel(QGroupBox):
         self.odds: dict[str, ChanceLabel] = {}
         row = QHBoxLayout()
         self.buttons: dict[str, QPushButton] = {}
-        for action_type in (getattr(rules, "DeathSave", None), getattr(rules, "WakeSave", None)):
+        for action_type in (self.vm.action_named("DeathSave"), self.vm.action_named("WakeSave")):
             if action_type is not None and vm.supports(action_type):
                 kind = kind_of(action_type)
                 button = _button(button_label(action_type), f"dying_{kind}")
@@ -210,7 +210,7 @@ class DyingPanel(QGroupBox):
 
     def covered(self) -> set[type[rules.Action]]:
         """Action types this panel has buttons for."""
-        types = {getattr(rules, n, None) for n in ("DeathSave", "WakeSave")} | {rules.Stabilise}
+        types = {self.vm.action_named(n) for n in ("DeathSave", "WakeSave")} | {rules.Stabilise}
         strenuous = self.vm.info.extra.get("strenuous_action")
         if isinstance(strenuous, type):
             types.add(strenuous)
@@ -282,7 +282,7 @@ class RestsPanel(QGroupBox):
             button.clicked.connect(lambda _=False, t=action_type: self.rest(t))
             row.addWidget(button, i // 2, i % 2)
             self.buttons[kind] = button
-        spend = getattr(rules, "SpendActionDie", None)
+        spend = self.vm.action_named("SpendActionDie")
         self.spend: QPushButton | None = None
         if spend is not None and vm.supports(spend):
             self.spend = _button(tr_const(ACTION_LABELS["spend_action_die"]), "rest_spend_action_die")

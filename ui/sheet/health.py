@@ -430,27 +430,39 @@ class DerivedPanel(QGroupBox):
     def refresh(self) -> None:
         layout_key = [(n, self._labelled(n)) for n in self.names()]
         if [(n, bool(lbl.text())) for n, (lbl, _) in self.rows.items()] != layout_key or not self.rows:
+            # The rows change (a value appears, another goes): the widgets of the values still shown are
+            # laid out again, not made anew, and shown at once; a new widget left to the layout would be
+            # shown by a queued call, one row per event pass, each a layout of the whole column.
             for label, value in self.rows.values():
-                for widget in (label, value):
-                    self.grid.removeWidget(widget)
-                    widget.hide()
-                    widget.deleteLater()
-            self.rows.clear()
+                self.grid.removeWidget(label)
+                self.grid.removeWidget(value)
+            kept, self.rows = self.rows, {}
             for i, (name, labelled) in enumerate(layout_key):
-                label, value = QLabel(), QLabel()
-                label.setObjectName(f"derivedLabel_{name}")
-                value.setObjectName(f"derived_{name}")
-                value.setWordWrap(True)
-                value.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+                pair = kept.pop(name, None)
+                if pair is None:
+                    label, value = QLabel(), QLabel()
+                    label.setObjectName(f"derivedLabel_{name}")
+                    value.setObjectName(f"derived_{name}")
+                    value.setWordWrap(True)
+                    value.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+                else:
+                    label, value = pair
                 if labelled:
                     label.setText(tr_const(DERIVED_LABELS[name]) + " :")
                     self.grid.addWidget(label, i, 0, Qt.AlignmentFlag.AlignTop)
                     self.grid.addWidget(value, i, 1)
+                    label.setVisible(True)
                 else:
                     # A system's own value: its explanation already says what it is, in French.
+                    label.setText("")
                     label.hide()
                     self.grid.addWidget(value, i, 0, 1, 2)
+                value.setVisible(True)
                 self.rows[name] = (label, value)
+            for label, value in kept.values():
+                for widget in (label, value):
+                    widget.hide()
+                    widget.deleteLater()
         for name, (label, value) in self.rows.items():
             tip = self.vm.explain(name)
             if label.text():

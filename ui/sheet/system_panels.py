@@ -30,7 +30,7 @@ class TenacityPanel(QGroupBox):
         self.status.setWordWrap(True)
         grid.addWidget(self.status, 0, 0, 1, 2)
         self.buttons: dict[str, QPushButton] = {}
-        test = getattr(rules, "TenacityTest", None)
+        test = self.vm.action_named("TenacityTest")
         self.opposition = QSpinBox()
         self.opposition.setObjectName("tenacityOpposition")
         self.opposition.setRange(-1, 100)
@@ -64,7 +64,7 @@ class TenacityPanel(QGroupBox):
             grid.addWidget(self.opposition, 2, 1)
         row = 3
         for name in ("Strike", "EndConflict"):
-            action_type = getattr(rules, name, None)
+            action_type = self.vm.action_named(name)
             if action_type is None or not vm.supports(action_type):
                 continue
             button = QPushButton(button_label(action_type, vm.info))
@@ -77,7 +77,7 @@ class TenacityPanel(QGroupBox):
         vm.changed.connect(self._on_changed)
 
     def covered(self) -> set[type[rules.Action]]:
-        return {t for t in (getattr(rules, n, None) for n in ("TenacityTest", "Strike", "EndConflict")) if t}
+        return {t for t in (self.vm.action_named(n) for n in ("TenacityTest", "Strike", "EndConflict")) if t}
 
     def _action(self, action_type: type[rules.Action], psychological: bool) -> rules.Action:
         opposition = self.opposition.value()

@@ -157,6 +157,11 @@ class SheetViewModel(QObject):
     def supports(self, action_type: type[rules.Action]) -> bool:
         return action_type in self._info.actions
 
+    def action_named(self, name: str) -> type[rules.Action] | None:
+        """This sheet's system's action type called ``name`` (« DeathSave »), or None if its rules have
+        none: asking ``rules`` for another system's name would load that system's rules."""
+        return next((t for t in self._info.actions if t.__name__ == name), None)
+
     def passes_time(self, action: rules.Action) -> bool:
         """Whether ``action`` is a rest (common or the system's own, e.g. a full day of rest) or lets time
         pass: the moments after which the window autosaves at once (issue 7)."""
