@@ -15,6 +15,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QAbstractButton, QApplication, QGroupBox, QLabel, QMenu, QWidget
 
 import rules
+from sheet_app import house_menu
 from sheet_app.main_window import MainWindow
 from sheet_app.welcome import NewSheetDialog
 from ui.common import prompts
@@ -279,6 +280,8 @@ def answers(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[str]:
     monkeypatch.setattr(print_dialogs, "preview", record("preview", True))
     monkeypatch.setattr(print_dialogs, "ask_pdf_path", record("ask_pdf_path", None))
     monkeypatch.setattr(print_dialogs, "ask_blank_system", record("ask_blank_system", None))
+    for question in ("ask_system", "ask_export_path", "ask_house_path"):  # Règles maison: cancelled
+        monkeypatch.setattr(house_menu, question, record(question, None))
     return asked
 
 

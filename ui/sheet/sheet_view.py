@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QScrollArea, QSplitte
 
 import rules
 from ui.common import guard
+from ui.common.house_rules import HouseRulesBanner
 from ui.common.messages import MessageBar
 from ui.sheet.actions import DyingPanel, OtherActionsPanel, RestsPanel
 from ui.sheet.conditions import ConditionsPanel
@@ -115,6 +116,14 @@ class SheetView(QWidget):
         self.messages = MessageBar()
         strip.addWidget(self.messages, 1)
         layout.addLayout(strip)
+        # « Règles maison : … » when the sheet plays by a GM's house rules (issue 18).
+        self.house_banner = HouseRulesBanner()
+        self.house_banner.show_rules([vm.house])
+        vm.rulesChanged.connect(self._on_rules_changed)
+        layout.addWidget(self.house_banner)
+        # The description the panels were laid out from: other rules may lay the sheet out otherwise
+        # (states, ladders, fields), and the window then gives the tab a new view (``built_info``).
+        self.built_info = vm.info
 
         self.fields = FieldsPanel(vm)
         self.pools = PoolsPanel(vm) if vm.info.extra.get("pools") else None
@@ -218,6 +227,9 @@ class SheetView(QWidget):
     def _on_clean_changed(self, _clean: bool) -> None:
         self.titleChanged.emit()
 
+    def _on_rules_changed(self, house: object) -> None:
+        self.house_banner.show_rules([house])
+
     # --- commands of the window ---------------------------------------------------------------------------
 
     def focus_quick_entry(self, mode: str = "damage") -> None:
@@ -233,6 +245,7 @@ class SheetView(QWidget):
             (self.vm.changed, self._on_changed),
             (self.vm.undo_stack.cleanChanged, self._on_clean_changed),
             (self.vm.gmViewChanged, self._show_view_mode),
+            (self.vm.rulesChanged, self._on_rules_changed),
         ):
             try:
                 signal.disconnect(slot)
