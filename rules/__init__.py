@@ -413,6 +413,11 @@ def _show(value: Any) -> str:
     return str(value)
 
 
+# The systems already imported, by id: ``apply`` looks its system up here first (issue 15: one dict lookup
+# per action instead of ``Registry.get``); ``system()`` imports one on first use.
+_LOADED: dict[str, System] = REGISTRY._loaded
+
+
 def apply(sheet: Sheet, action: Action, rng: random.Random | None = None, rules_table: Any = None) -> Outcome:
     """Apply ``action`` to ``sheet``: a new sheet and a French journal (the input is never changed).
 
@@ -420,17 +425,17 @@ def apply(sheet: Sheet, action: Action, rng: random.Random | None = None, rules_
     replaces the shipped rule table (a GM's house rules, loaded with ``load_rules_table``).
     Raises ``Refused`` (French reason) when the rules forbid the action; nothing changes then.
     """
-    sys_ = REGISTRY.get(sheet.system) or system(sheet.system)
+    sys_ = _LOADED.get(sheet.system) or system(sheet.system)
     table = rules_table if rules_table is not None else sys_.ruleset()
     ctx = Context(rng, table, action.rolls)
-    if action.kind == "edit":
+    handler = sys_.handlers.get(type(action))
+    if handler is not None:
+        new = handler(sheet, action, ctx)
+    elif action.kind == "edit":
         assert isinstance(action, Edit)
         new = _edit(sheet, action, ctx, sys_)
     else:
-        handler = sys_.handlers.get(type(action))
-        if handler is None:
-            raise Refused(f"« {action.title()} » n'existe pas dans les règles {sys_.label}.")
-        new = handler(sheet, action, ctx)
+        raise Refused(f"« {action.title()} » n'existe pas dans les règles {sys_.label}.")
     if sys_.after_action is not None:
         new = sys_.after_action(new, action)
     return ctx.finish(new)
