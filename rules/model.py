@@ -55,31 +55,23 @@ _set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
 _set_private = BaseModel.__dict__["__pydantic_private__"].__set__
 
 
-_DEFAULTS: dict[type[BaseModel], tuple[dict[str, Any], frozenset[str]]] = {}
+_TEMPLATES: dict[type[BaseModel], tuple[dict[str, Any], frozenset[str]]] = {}
 
 
-def _defaults(cls: type[BaseModel]) -> tuple[dict[str, Any], frozenset[str]]:
-    found = _DEFAULTS.get(cls)
+def _template(cls: type[BaseModel]) -> tuple[dict[str, Any], frozenset[str]]:
+    """Every field of ``cls`` in its declared order with its default (None for a required one, always
+    given), and the required names."""
+    found = _TEMPLATES.get(cls)
     if found is None:
-        defaults: dict[str, Any] = {}
+        template: dict[str, Any] = {}
         required: set[str] = set()
         for name, info in cls.__pydantic_fields__.items():
             if info.is_required():
                 required.add(name)
+                template[name] = None
             else:
-                defaults[name] = info.get_default(call_default_factory=True)
-        found = _DEFAULTS[cls] = (defaults, frozenset(required))
-    return found
-
-
-_ORDER: dict[type[BaseModel], tuple[str, ...]] = {}
-
-
-def defaults_order(cls: type[BaseModel]) -> tuple[str, ...]:
-    """The field names of ``cls`` in their declared order."""
-    found = _ORDER.get(cls)
-    if found is None:
-        found = _ORDER[cls] = tuple(cls.__pydantic_fields__)
+                template[name] = info.get_default(call_default_factory=True)
+        found = _TEMPLATES[cls] = (template, frozenset(required))
     return found
 
 
@@ -90,14 +82,17 @@ def construct(cls: type[S], **values: Any) -> S:
     For models whose defaults are immutable (ours are frozen, with tuple, text and number defaults):
     defaults are computed once per class and shared.
     """
-    defaults, required = _DEFAULTS.get(cls) or _defaults(cls)
-    if not required <= values.keys() or not values.keys() <= cls.__pydantic_fields__.keys():
+    template, required = _TEMPLATES.get(cls) or _template(cls)
+    # A copy of the template keeps the fields' order, as validation stores them: a sheet's JSON text does not
+    # depend on how it was built. A name the model does not have would make the dict grow.
+    fields = template.copy()
+    fields.update(values)
+    if len(fields) != len(template) or not required <= values.keys():
         missing = sorted(required - values.keys())
         unknown = sorted(values.keys() - cls.__pydantic_fields__.keys())
         raise AttributeError(f"{cls.__name__}: missing {missing}, unknown {unknown}")
     new = _new(cls)
-    # In the fields' order, as validation stores them: a sheet's JSON text does not depend on how it was built.
-    _set_dict(new, {name: values[name] if name in values else defaults[name] for name in defaults_order(cls)})
+    _set_dict(new, fields)
     _set_fields_set(new, set(values))
     _set_extra(new, None)
     _set_private(new, None)
