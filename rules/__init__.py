@@ -418,15 +418,8 @@ def _show(value: Any) -> str:
 _LOADED: dict[str, System] = REGISTRY._loaded
 
 
-def apply(sheet: Sheet, action: Action, rng: random.Random | None = None, rules_table: Any = None) -> Outcome:
-    """Apply ``action`` to ``sheet``: a new sheet and a French journal (the input is never changed).
-
-    ``rng`` rolls the dice the action does not give explicitly (``action.rolls``). ``rules_table``
-    replaces the shipped rule table (a GM's house rules, loaded with ``load_rules_table``).
-    Raises ``Refused`` (French reason) when the rules forbid the action; nothing changes then.
-    """
+def _apply(sheet: Sheet, action: Action, rng: random.Random | None, table: Any) -> Outcome:
     sys_ = _LOADED.get(sheet.system) or system(sheet.system)
-    table = rules_table if rules_table is not None else sys_.ruleset()
     ctx = Context(rng, table, action.rolls)
     handler = sys_.handlers.get(type(action))
     if handler is not None:
@@ -441,10 +434,34 @@ def apply(sheet: Sheet, action: Action, rng: random.Random | None = None, rules_
     return ctx.finish(new)
 
 
+def apply(sheet: Sheet, action: Action, rng: random.Random | None = None, rules_table: Any = None) -> Outcome:
+    """Apply ``action`` to ``sheet``: a new sheet and a French journal (the input is never changed).
+
+    ``rng`` rolls the dice the action does not give explicitly (``action.rolls``). ``rules_table``
+    replaces the shipped rule table (a GM's house rules, ``rules.house``): the journal then ends with
+    the house values that changed what happened (« Règles maison en jeu : … »), and a refusal due to
+    one says so.
+    Raises ``Refused`` (French reason) when the rules forbid the action; nothing changes then.
+    """
+    if rules_table is not None:
+        source = house.attribution_of(sheet.system, rules_table)
+        if source is not None:
+            return house.explain.noted_outcome(_apply, sheet, action, rng, rules_table, source)
+    sys_ = _LOADED.get(sheet.system) or system(sheet.system)
+    return _apply(sheet, action, rng, sys_.ruleset())
+
+
 def derive(sheet: Sheet, rules_table: Any = None) -> Derived:
-    """Derived values of ``sheet`` (effective maxima, penalties, state...), each explainable."""
+    """Derived values of ``sheet`` (effective maxima, penalties, state...), each explainable.
+
+    Under house rules (``rules_table``), each explanation names the house values it depends on.
+    """
     sys_ = system(sheet.system)
-    return sys_.derive(sheet, rules_table if rules_table is not None else sys_.ruleset())
+    if rules_table is None:
+        return sys_.derive(sheet, sys_.ruleset())
+    derived = sys_.derive(sheet, rules_table)
+    source = house.attribution_of(sheet.system, rules_table)
+    return derived if source is None else house.explain.explained(derived, sheet, source, sys_.derive)
 
 
 def supports(system_id: str, action_type: type[Action]) -> bool:
@@ -642,6 +659,13 @@ from rules import table  # noqa: E402  (uses the facade above)
 from rules.table import Summary, summarise  # noqa: E402
 
 __all__ += ["Summary", "summarise", "table"]
+
+# --- house rules (issue 18): section owned by the house-rules work ---------------------------------
+# isort: split
+from rules import house  # noqa: E402  (apply and derive name the house values they use)
+from rules.house import Difference, HouseRules, HouseRulesError  # noqa: E402
+
+__all__ += ["Difference", "HouseRules", "HouseRulesError", "house"]
 
 # --- odds exports (issue 17) ----------------------------------------------------------------------
 __all__ += [

@@ -35,22 +35,29 @@ class HealthStateTable(Table):
     """A health state as the sheet's badge shows it (every system's table has them)."""
 
     label: str
+    """Nom de l'état de santé, tel que le badge de la fiche l'affiche."""
     colour: str = Field(pattern=r"^#[0-9a-fA-F]{6}$")
+    """Couleur du badge, en hexadécimal (#rrvvbb)."""
 
 
 class ConditionGroupTable(Table):
     """A group of conditions, as the seed groups them."""
 
     label: str
+    """Nom du groupe d'états, tel que la fiche l'affiche."""
 
 
 class ConditionTable(Table):
     """A condition (état): its label, group and effects as French text; systems add their numbers."""
 
     label: str
+    """Nom de l'état, tel que la fiche l'affiche."""
     group: str
+    """Groupe de l'état (une clé de condition_groups)."""
     effects: tuple[str, ...]
+    """Effets de l'état, en phrases, tels que la fiche les montre."""
     implies: tuple[str, ...] = ()
+    """États que celui-ci entraîne avec lui (des clés de conditions)."""
 
 
 def check_condition_references(

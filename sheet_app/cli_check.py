@@ -11,11 +11,13 @@ import json
 import sys
 from typing import TextIO
 
+import rules
 from sheet_app.files import FileProblem, describe, json_schema, read_document
 
 USAGE = (
     "usage : sheet-app --check FICHIER…\n"
-    "  Vérifie des fiches (.fiche.json) et des tables (.table.json) sans les ouvrir ;\n"
+    "  Vérifie des fiches (.fiche.json), des tables (.table.json) et des règles maison (.toml)\n"
+    "  sans les ouvrir ;\n"
     "  code de sortie 0 si tous sont valides, 1 sinon.\n"
     "  --schema : affiche le schéma JSON du format de fichier.\n"
     "  -q, --quiet : n'affiche que les problèmes.\n"
@@ -59,6 +61,10 @@ def main(paths: list[str], out: TextIO | None = None, err: TextIO | None = None)
         return 2
     bad = 0
     for name in files:
+        if name.lower().endswith(".toml"):  # house rules (issue 18)
+            problem = _check_house_rules(name, out, quiet)
+            bad += problem
+            continue
         try:
             doc, _ = read_document(name)
         except FileProblem as exc:
@@ -76,6 +82,24 @@ def main(paths: list[str], out: TextIO | None = None, err: TextIO | None = None)
             f"{count - bad} valide{'s' if count - bad > 1 else ''}, {bad} en erreur.\n",
         )
     return 1 if bad else 0
+
+
+def _check_house_rules(name: str, out: TextIO, quiet: bool) -> int:
+    """A house-rule table: « ok » with its title, system and number of differences, or its problems."""
+    try:
+        found = rules.house.check_file(name)
+    except rules.RulesetError as exc:
+        lines = exc.lines if isinstance(exc, rules.HouseRulesError) else [str(exc).removeprefix(f"{name} : ")]
+        _write(out, f"ERREUR {name} :\n" + "".join(f"       {line}\n" for line in lines))
+        return 1
+    if not quiet:
+        count = len(found.differences)
+        what = (
+            f"{count} différence{'s' if count > 1 else ''} avec les règles de base" if count else "les règles de base"
+        )
+        label = rules.system(found.system).label
+        _write(out, f"ok     {name} : règles maison « {found.title} » pour {label}, {what}\n")
+    return 0
 
 
 if __name__ == "__main__":

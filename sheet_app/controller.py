@@ -66,7 +66,8 @@ class OpenSheet:
         )
 
     def document(self) -> files.Document:
-        return files.Document("sheet", [self.vm.sheet], [list(self.vm.journal)])
+        house = [self.vm.house] if self.vm.house is not None else []
+        return files.Document("sheet", [self.vm.sheet], [list(self.vm.journal)], house=house)
 
     def snapshot(self) -> tuple[Any, tuple[str, ...]]:
         """What an autosave copy holds (compared by identity: the sheet is immutable)."""
@@ -129,14 +130,19 @@ def table_document(state: TableState) -> files.Document:
     while tracker.rows and tracker.rows[-1] == (None, ""):
         tracker.rows.pop()
     return files.Document(
-        "table", [c.sheet for c in creatures], [list(c.journal) for c in creatures], state.title, tracker=tracker
+        "table",
+        [c.sheet for c in creatures],
+        [list(c.journal) for c in creatures],
+        state.title,
+        tracker=tracker,
+        house=list(state.house),
     )
 
 
 def table_state(doc: files.Document) -> TableState:
     """A table's state from its file's document."""
     tracker = doc.tracker or files.TableTracker()
-    return state_from(
+    state = state_from(
         doc.sheets,
         doc.journals,
         initiatives=[initiative for initiative, _note in tracker.rows],
@@ -147,6 +153,7 @@ def table_state(doc: files.Document) -> TableState:
         started=tracker.started,
         journal=tracker.journal,
     )
+    return state.with_(house=tuple(doc.house)) if doc.house else state
 
 
 def suggested_name(sheet: Any) -> str:
@@ -177,8 +184,10 @@ class DocumentController(QObject):
         self.rng = rng
         self.last_folder = documents_dir()
 
-    def new(self, sheet: Any, journal: tuple[str, ...] = (), parent: QObject | None = None) -> OpenSheet:
-        return OpenSheet(SheetViewModel(sheet, rng=self.rng, journal=journal, parent=parent))
+    def new(
+        self, sheet: Any, journal: tuple[str, ...] = (), parent: QObject | None = None, house: Any = None
+    ) -> OpenSheet:
+        return OpenSheet(SheetViewModel(sheet, rng=self.rng, journal=journal, house=house, parent=parent))
 
     def new_table(self, state: TableState | None = None, parent: QObject | None = None) -> OpenTable:
         return OpenTable(TableViewModel(state, rng=self.rng, parent=parent))
@@ -190,7 +199,9 @@ class DocumentController(QObject):
         if doc.kind == "table":
             return OpenTable(TableViewModel(table_state(doc), rng=self.rng, parent=parent), path, stamp)
         journal = tuple(doc.journals[0]) if doc.journals else ()
-        return OpenSheet(SheetViewModel(doc.sheets[0], rng=self.rng, journal=journal, parent=parent), path, stamp)
+        house = doc.house[0] if doc.house else None
+        vm = SheetViewModel(doc.sheets[0], rng=self.rng, journal=journal, house=house, parent=parent)
+        return OpenSheet(vm, path, stamp)
 
     def _read(self, path: Path, window: QWidget | None) -> tuple[files.Document, files.FileStamp] | None:
         """The document and stamp of the file ``path``; a problem is shown and None returned."""
@@ -335,7 +346,8 @@ class DocumentController(QObject):
         if isinstance(doc, OpenTable):
             doc.vm.replace_state(table_state(content))
         else:
-            doc.vm.replace_sheet(content.sheets[0], tuple(content.journals[0]) if content.journals else ())
+            journal = tuple(content.journals[0]) if content.journals else ()
+            doc.vm.replace_sheet(content.sheets[0], journal, content.house[0] if content.house else None)
         doc.vm.undo_stack.setClean()
         doc.stamp = stamp
         doc.differs_from_file = False

@@ -152,7 +152,8 @@ class Document:
     ``journals[i]`` is the journal of ``sheets[i]`` (lines of text, in the order the app keeps them).
     ``migrated_from`` is the older format version the file was converted from on reading, if any:
     saving it writes the current format. ``tracker``: a table's initiatives, notes, round and journal
-    (None when it has none).
+    (None when it has none). ``house``: the house rules the document plays by (``rules.HouseRules``, at
+    most one per system), embedded in the file so that it travels alone.
     """
 
     kind: str
@@ -161,6 +162,11 @@ class Document:
     title: str = ""
     migrated_from: int | None = None
     tracker: TableTracker | None = None
+    house: list[Any] = field(default_factory=list)
+
+    def house_table(self, system_id: str) -> Any:
+        """The rule table ``system_id``'s sheets play by here (``None``: the shipped one)."""
+        return next((h.table for h in self.house if h.system == system_id), None)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -172,6 +178,16 @@ Journal = Annotated[list[JournalLine], Field(max_length=MAX_JOURNAL_LINES)]
 Version = Annotated[str, Field(max_length=40)]
 
 
+class HouseEntry(BaseModel):
+    """Les règles maison d'un système, embarquées dans le document (la table entière, validée comme un
+    fichier de règles maison)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    title: str = Field("", max_length=200, description="Le nom de ces règles maison.")
+    table: dict[str, Any] = Field(description="La table de règles du système, modifiée par le meneur.")
+
+
 class _Envelope(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -181,6 +197,11 @@ class _Envelope(BaseModel):
     )
     app: Version = Field("", description="Version de sheet_app qui a écrit le fichier (information).")
     needs: Version = Field("", description="Plus ancienne version de sheet_app qui sait lire ce format.")
+    house: dict[Annotated[str, Field(max_length=40)], HouseEntry] = Field(
+        default_factory=dict,
+        max_length=10,
+        description="Règles maison du document, par système : leur titre et leur table (voir docs/house-rules.md).",
+    )
 
 
 class SheetFile(_Envelope):
@@ -300,6 +321,7 @@ _LABELS: dict[str, str] = {
     "round": "round",
     "turn": "tour",
     "started": "tours commencés",
+    "house": "règles maison",
 }
 
 
@@ -1061,6 +1083,28 @@ def _unknown_system(system_id: str) -> str:
     )
 
 
+def _house(env: _Envelope, src: _Source) -> list[Any]:
+    """The house rules a document embeds, each validated by its system's schema (its problems located
+    in the file)."""
+    found: list[Any] = []
+    for system_id, entry in env.house.items():
+        if system_id not in rules.SYSTEMS:
+            raise _Bad(src.issue(("house", system_id), _unknown_system(system_id)))
+        try:
+            found.append(rules.house.house_rules_from_data(system_id, entry.model_dump(), "règles maison"))
+        except rules.HouseRulesError as exc:
+            where = ("house", system_id, "table")
+            raise _Bad(
+                *(
+                    src.issue((*where, *path), f"« règles maison » ({system_id}) : {line}")
+                    for line, path in zip(exc.lines, exc.paths, strict=False)
+                )
+            ) from None
+        except rules.RulesetError as exc:
+            raise _Bad(src.issue(("house", system_id), f"« règles maison » ({system_id}) : {exc}")) from None
+    return found
+
+
 def _values_in(value: Any, limit: int) -> int:
     """How many JSON values the lists and objects of ``value`` hold, counting no further than past ``limit``."""
     count = 0
@@ -1099,12 +1143,15 @@ def _sheets(
     label: bool,
     issues: _Issues,
     count_values: bool,
+    house: Sequence[Any] = (),
 ) -> list[Any]:
-    """Validate each sheet through the facade, strictly (as file data); every problem with its line.
+    """Validate each sheet through the facade, strictly (as file data), against the house rules of its
+    system if the document has some; every problem with its line.
 
     ``count_values``: the file is big enough for one sheet to hold more than ``MAX_SHEET_VALUES``
     values; such a sheet is refused by its size, before validation (which would word each error).
     """
+    tables = {h.system: h.table for h in house}
     sheets: list[Any] = []
     for where, data, expected_system in entries:
         if issues.exhausted:
@@ -1143,7 +1190,8 @@ def _sheets(
             issues.count_only(_errors_in(system_id, data))  # the file is refused: only the count matters
             continue
         try:
-            sheet = rules.sheet_from_data(data, strict=True)
+            table = tables.get(system_id) if isinstance(system_id, str) else None
+            sheet = rules.sheet_from_data(data, table, strict=True)
         except rules.SheetError as exc:
             issues.effort += exc.count
             for text, loc in zip(exc.lines, exc.locations, strict=False):
@@ -1241,6 +1289,8 @@ def _fast(parsed: _Parsed) -> Document | None:
         env: Any = _typed(systems).validate_python(data)
     except ValidationError:
         return None
+    if env.house:  # house rules: the sheets are checked against them, the slow way
+        return None
     try:  # what needs the rule table (ids, exact bounds): the slow way words it
         for sheet in [env.sheet] if env.kind == "sheet" else env.sheets:
             rules.check_sheet(sheet)
@@ -1304,10 +1354,11 @@ def _document_from_data(data: Any, src: _Source, repeated: bool | None, count_va
     if isinstance(env, SheetFile):
         if env.system not in rules.SYSTEMS:
             raise _Bad(src.issue(("system",), _unknown_system(env.system)))
-        sheets = _sheets([(("sheet",), env.sheet, env.system)], src, False, issues, count_values)
+        house = _house(env, src)
+        sheets = _sheets([(("sheet",), env.sheet, env.system)], src, False, issues, count_values, house)
         if issues:
             raise issues.bad()
-        return Document("sheet", sheets, [list(env.journal)], migrated_from=migrated_from)
+        return Document("sheet", sheets, [list(env.journal)], migrated_from=migrated_from, house=house)
     assert isinstance(env, TableFile)
     if len(env.journals) > len(env.sheets):
         raise _Bad(
@@ -1322,12 +1373,15 @@ def _document_from_data(data: Any, src: _Source, repeated: bool | None, count_va
     problem = _tracker_issue(env, len(env.sheets))
     if problem is not None:
         raise _Bad(src.issue(*problem))
+    house = _house(env, src)
     entries = [(("sheets", i), s, None) for i, s in enumerate(env.sheets)]
-    sheets = _sheets(entries, src, True, issues, count_values)
+    sheets = _sheets(entries, src, True, issues, count_values, house)
     if issues:
         raise issues.bad()
     journals = [list(j) for j in env.journals] + [[] for _ in range(len(sheets) - len(env.journals))]
-    return Document("table", sheets, journals, env.title, migrated_from=migrated_from, tracker=_tracker(env))
+    return Document(
+        "table", sheets, journals, env.title, migrated_from=migrated_from, tracker=_tracker(env), house=house
+    )
 
 
 def _tracker_issue(env: TableFile, count: int) -> tuple[Location, str] | None:
@@ -1453,13 +1507,14 @@ def encode_document(doc: Document, name: str = "fichier", verify: bool = True) -
             body = texts[0].replace("\n", "\n  ")
             text = (
                 f'{head}  "system": {_json_text(doc.sheets[0].system)},\n  "sheet": {body},\n'
-                f'  "journal": {_journal_json(journals[0], "  ")}\n}}\n'
+                f'  "journal": {_journal_json(journals[0], "  ")}{_house_json(doc)}\n}}\n'
             )
         else:
             systems = sorted({s.system for s in doc.sheets})
             bodies = [t.replace("\n", "\n    ") for t in texts]
             logs = [_journal_json(j, "    ") for j in journals]
             extra = "" if tracker is None else _tracker_json(tracker)
+            extra += _house_json(doc)
             text = (
                 f'{head}  "title": {_json_text(doc.title)},\n  "systems": {_json_text(systems)},\n'
                 f'  "sheets": {_list_json(bodies, "  ")},\n  "journals": {_list_json(logs, "  ")}{extra}\n}}\n'
@@ -1497,6 +1552,14 @@ def _check_tracker(tracker: TableTracker, count: int) -> list[_Issue]:
     return issues
 
 
+def _house_json(doc: Document) -> str:
+    """The document's house rules, after everything else (``""`` under the base rules)."""
+    if not doc.house:
+        return ""
+    data = {h.system: h.to_data() for h in doc.house}
+    return ',\n  "house": ' + json.dumps(data, ensure_ascii=False, indent=2).replace("\n", "\n  ")
+
+
 def _tracker_json(tracker: TableTracker) -> str:
     """The table's own fields, after its journals (one row per line: a thousand rows stay readable)."""
     rows = [
@@ -1528,11 +1591,12 @@ def _verify_sheets(doc: Document, texts: Sequence[str], name: str) -> None:
         if _VERIFIED.get(id(sheet)) is sheet:
             continue
         try:
-            rules.check_sheet(type(sheet).model_validate_json(text))
+            table = doc.house_table(sheet.system)
+            rules.check_sheet(type(sheet).model_validate_json(text, context={"rules_table": table}), table)
             _VERIFIED[id(sheet)] = sheet
         except (ValidationError, rules.SheetError):
             try:  # the rules' French wording of what is wrong
-                rules.sheet_from_data(json.loads(text))
+                rules.sheet_from_data(json.loads(text), doc.house_table(sheet.system))
                 lines = ["incohérente"]
             except rules.SheetError as exc:
                 lines = exc.lines

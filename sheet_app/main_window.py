@@ -20,6 +20,7 @@ import rules
 from sheet_app import files
 from sheet_app.autosave import AutosaveEntry, AutosaveStore
 from sheet_app.controller import Autosaver, DocumentController, OpenDocument, OpenSheet, OpenTable
+from sheet_app.house_menu import HouseRulesCommands
 from sheet_app.print_menu import PrintCommands
 from sheet_app.settings import Settings, examples_dir
 from sheet_app.welcome import NewSheetDialog, WelcomePage
@@ -184,6 +185,8 @@ class MainWindow(QMainWindow):
         sheet_menu.addSeparator()
         sheet_menu.addAction(self.act_conditions)
         sheet_menu.addAction(self.act_journal)
+        # Règles maison… (issue 18): the current sheet's, or a table's creatures' (also in « Table »).
+        self.house_rules = HouseRulesCommands(self, sheet_menu)
         self.table_menu = bar.addMenu(self.tr("&Table"))
         self.table_menu.setObjectName("tableMenu")
         view_menu = bar.addMenu(self.tr("&Affichage"))
@@ -225,7 +228,10 @@ class MainWindow(QMainWindow):
         if isinstance(doc, OpenTable):
             view = TableView(vm=doc.vm, loader=self.controller.read_sheet)
             view.openRequested.connect(lambda cid, d=doc: self.open_creature(d, cid))
-            view.exporter = self.export_creature
+            # A creature saved as a sheet of its own keeps the house rules it plays by at the table.
+            view.exporter = lambda sheet, journal, d=doc: self.export_creature(
+                sheet, journal, d.vm.house_of(sheet.system)
+            )
             view.open_sheets = self._open_sheets
             view.printable_document = doc.document  # type: ignore[attr-defined]  # Fichier › Imprimer
             doc.vm.applied.connect(lambda kind, d=doc: self._on_table_applied(d, kind))
@@ -233,6 +239,7 @@ class MainWindow(QMainWindow):
         else:
             view = SheetView(vm=doc.vm)
             doc.vm.applied.connect(lambda action, d=doc: self._on_applied(d, action))
+            doc.vm.rulesChanged.connect(lambda _house, vm=doc.vm: self._on_sheet_rules(vm))
             doc.vm.setObjectName(f"vm_{doc.vm.sheet.system}")
         doc.vm.setParent(view)
         self.docs[view] = doc
@@ -275,7 +282,8 @@ class MainWindow(QMainWindow):
         vm.set_gm_view(self.act_gm.isChecked())
         tab = CreatureTab(table, creature_id, vm)
         self.creature_tabs[view] = tab
-        vm.gone.connect(lambda v=view: self._close_creature_tab(v))
+        vm.gone.connect(lambda vm=vm: self._close_creature_tab(self._sheet_view_of(vm)))
+        vm.rulesChanged.connect(lambda _house, vm=vm: self._on_sheet_rules(vm))
         vm.applied.connect(lambda action, d=table: self._on_applied(d, action))
         view.titleChanged.connect(self._on_view_title)
         table_view = self.view_of(table)
@@ -288,9 +296,42 @@ class MainWindow(QMainWindow):
         self._update_actions()
         return view
 
-    def _close_creature_tab(self, view: SheetView) -> None:
-        tab = self.creature_tabs.pop(view, None)
-        if tab is None:
+    def _sheet_view_of(self, vm: Any) -> SheetView | None:
+        """The tab showing the sheet view-model ``vm`` (a sheet document's, or a table creature's)."""
+        for view in (*self.docs, *self.creature_tabs):
+            if isinstance(view, SheetView) and view.vm is vm:
+                return view
+        return None
+
+    def _on_sheet_rules(self, vm: Any) -> None:
+        """Other rules (issue 18) may lay a sheet out otherwise (its states, ladders, fields): when its
+        description changed, the tab gets a new view over the same view-model (same history, same file)."""
+        view = self._sheet_view_of(vm)
+        if view is None or view.built_info == vm.info:
+            return
+        index = self.tabs.indexOf(view)
+        if index < 0:
+            return
+        current = self.tabs.currentWidget() is view
+        new = SheetView(vm=vm)
+        vm.setParent(new)
+        new.titleChanged.connect(self._on_view_title)
+        if view in self.docs:
+            self.docs[new] = self.docs.pop(view)
+        else:
+            self.creature_tabs[new] = self.creature_tabs.pop(view)
+        self.tabs.insertTab(index, new, "")
+        self.tabs.removeTab(index + 1)
+        if current:
+            self.tabs.setCurrentIndex(index)
+        self._update_tab(new)
+        view.unbind()
+        view.setParent(None)
+        view.deleteLater()
+
+    def _close_creature_tab(self, view: SheetView | None) -> None:
+        tab = self.creature_tabs.pop(view, None) if view is not None else None
+        if tab is None or view is None:
             return
         tab.vm.unbind()
         view.unbind()
@@ -303,9 +344,10 @@ class MainWindow(QMainWindow):
         for view in [v for v, t in self.creature_tabs.items() if t.table is table]:
             self._close_creature_tab(view)
 
-    def export_creature(self, sheet: Any, journal: tuple[str, ...]) -> bool:
-        """A creature of a table saved as a sheet file of its own (« Enregistrer la fiche sous… »)."""
-        return self.controller.save_as(self.controller.new(sheet, journal), self)
+    def export_creature(self, sheet: Any, journal: tuple[str, ...], house: Any = None) -> bool:
+        """A creature of a table saved as a sheet file of its own (« Enregistrer la fiche sous… »), with
+        the house rules it plays by (issue 18)."""
+        return self.controller.save_as(self.controller.new(sheet, journal, house=house), self)
 
     def _open_sheets(self) -> list[tuple[str, Any, tuple[str, ...]]]:
         """The sheets open in tabs (name, sheet, journal): a table can take one in."""
@@ -579,6 +621,8 @@ class MainWindow(QMainWindow):
                 menu.addMenu(item)
             else:
                 menu.addAction(item)
+        menu.addSeparator()
+        menu.addMenu(self.house_rules.menu)
 
     def _on_view_title(self) -> None:
         view = self.sender()

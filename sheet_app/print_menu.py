@@ -93,7 +93,8 @@ class PrintCommands(QObject):
         if sheet_vm is not None and hasattr(sheet_vm, "sheet"):
             # A sheet tab: a sheet document's, or a table's creature's (that creature's sheet).
             name = sheet_vm.sheet.name or self.tr("Fiche")
-            return files.Document("sheet", [sheet_vm.sheet], [list(sheet_vm.journal)]), name
+            house = [sheet_vm.house] if getattr(sheet_vm, "house", None) is not None else []
+            return files.Document("sheet", [sheet_vm.sheet], [list(sheet_vm.journal)], house=house), name
         doc = self.window.current_doc()
         if doc is None:
             return None

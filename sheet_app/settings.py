@@ -119,3 +119,11 @@ class Settings:
 
     def sync(self) -> None:
         self._q.sync()
+
+    def house_rules_folder(self) -> Path | None:
+        """The folder of the last house-rule file exported or loaded (issue 18), if any."""
+        found = _paths(self._q.value("houserules/folder"))
+        return found[0] if found else None
+
+    def set_house_rules_folder(self, folder: Path) -> None:
+        self._q.setValue("houserules/folder", str(Path(folder).resolve()))

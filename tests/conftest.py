@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from typing import Any
 
 # Before anything imports Qt: tests run without a display (see QT-ON-THIS-MACHINE notes in README).
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -17,8 +18,30 @@ settings.register_profile(
 )
 settings.register_profile("ci", max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("quick", max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# Mutation runs (scripts/mutation): the same examples every run, so a mutant is killed or not, never by chance.
+settings.register_profile(
+    "mutation",
+    max_examples=30,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 settings.register_profile("hard", max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+def pytest_collection_modifyitems(items: list[Any]) -> None:
+    """Mutation runs: a test that sets its own ``max_examples`` tries the profile's at most (30), so that a
+    surviving mutant costs seconds, not minutes; a verdict may only err towards « survived »."""
+    if os.environ.get("HYPOTHESIS_PROFILE") != "mutation":
+        return
+    cap = settings.get_profile("mutation").max_examples
+    for item in items:
+        test = getattr(item, "obj", None)
+        own = getattr(test, "_hypothesis_internal_use_settings", None)  # what @settings gave the test
+        if own is not None and own.max_examples > cap:
+            test._hypothesis_internal_use_settings = settings(own, max_examples=cap)
 
 
 def pytest_sessionfinish(session: object, exitstatus: int) -> None:

@@ -19,7 +19,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QDialogButtonBox, QMenu, QPushButton
 
 import rules
-from sheet_app import files
+from sheet_app import files, house_menu
 from sheet_app.app import start
 from sheet_app.controller import OpenTable, table_document
 from sheet_app.main_window import MainWindow
@@ -301,6 +301,8 @@ def test_the_table_menu_lists_the_current_table_s_actions_and_each_works(
     view.select_ids(ids[:2])
     monkeypatch.setattr(dialogs, "run_dialog", lambda dialog: False)
     monkeypatch.setattr(prompts, "save_path", lambda *a: None)
+    for question in ("ask_system", "ask_export_path", "ask_house_path"):  # Règles maison (issue 18): cancelled
+        monkeypatch.setattr(house_menu, question, lambda *a: None)
     shown = [a for a in window.table_menu.actions() if not a.isSeparator()]
     assert [a for a in shown if a.menu() is None] == [
         a for a in view.table_actions() if a is not None and not isinstance(a, QMenu)

@@ -149,7 +149,9 @@ def test_an_autosave_older_than_the_users_file_is_not_offered(store: AutosaveSto
     _ended_session(store.folder, key, user_file, "Ancien")
     entry = store.latest(key)
     assert entry is not None
-    os.utime(user_file, ns=(entry.saved_at_ns + 1, entry.saved_at_ns + 1))
+    # The user saved after the app was last seen alive (its lock's heartbeat may be later than the copy).
+    later = max(entry.saved_at_ns, entry.last_seen_ns) + 1
+    os.utime(user_file, ns=(later, later))
     assert store.recoverable() == []
 
 
@@ -169,7 +171,8 @@ def test_discard_and_clean(store: AutosaveStore, user_file: Path, monkeypatch: p
     _ended_session(store.folder, key, user_file, "Dépassé")  # then the user saves his file: superseded
     entry = store.latest(key)
     assert entry is not None
-    os.utime(user_file, ns=(entry.saved_at_ns + 1, entry.saved_at_ns + 1))
+    later = max(entry.saved_at_ns, entry.last_seen_ns) + 1
+    os.utime(user_file, ns=(later, later))
     _ended_session(store.folder, "nouveau-vieux", None, "Vieux")
     _ended_session(store.folder, "nouveau-frais", None, "Frais")
     damaged = store.folder / f"casse{autosave.AUTOSAVE_SUFFIX}"

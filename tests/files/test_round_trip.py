@@ -88,14 +88,14 @@ def test_a_1000_npc_table_round_trips(tmp_path: Path) -> None:
     """The GM's big table: a thousand NPCs of every system after a few blows each."""
     rng = random.Random(1000)
     npcs = []
+    hurt = 0
     for i in range(1000):
         system_id = rules.SYSTEMS[i % len(rules.SYSTEMS)]
-        sheet = rules.evolve(rules.demo_sheet(system_id), name=f"Gobelin {i}", is_npc=True)
-        try:
-            sheet = rules.apply(sheet, rules.Damage(amount=rng.randint(1, 9)), rng=rng).sheet
-        except rules.Refused:
-            pass
+        fresh = rules.evolve(rules.demo_sheet(system_id), name=f"Gobelin {i}", is_npc=True)
+        sheet = rules.apply(fresh, rules.Damage(amount=rng.randint(1, 9)), rng=rng).sheet  # never refused
+        hurt += sheet != fresh  # armour may stop a small blow
         npcs.append(sheet)
+    assert hurt > 750  # three systems in four always take the blow; armour stops some of segments'
     doc = files.Document("table", npcs, [[f"PNJ {i}"] for i in range(1000)], "La horde")
     path = tmp_path / f"horde{files.TABLE_SUFFIX}"
     files.write_document(path, doc)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import rules
@@ -259,6 +259,20 @@ def fights(draw: st.DrawFn) -> rules.SegmentsSheet:
 
 @settings(max_examples=150, deadline=None)
 @given(start=fights(), seed=st.integers(0, 2**32 - 1))
+@example(  # the fire kills a surprised creature before its surprise ends: its counter ends all the same
+    start=rules.new_sheet(
+        "segments",
+        name="Essai",
+        constitution=1,
+        initiative_segment=1,
+        current=0,
+        base_maximum=20,
+        conditions=["surpris"],
+        surprise_segments=1,
+        burning=True,
+    ),
+    seed=0,
+)
 def test_start_turn_then_end_round_is_one_turn(start: rules.SegmentsSheet, seed: int) -> None:
     """« une fois par tour » : ``StartTurn`` then ``EndRound`` apply the same rules as one ``AdvanceTime`` of a
     turn, each once, with the same dice: the same sheet."""

@@ -1001,8 +1001,9 @@ def table_printout(document: PrintableDocument, *, gm_view: bool = True) -> Prin
     mixed = len(systems) > 1
     rows: list[tuple[Cell, ...]] = []
     for sheet in sheets:
-        info = rules.describe(sheet.system)
-        derived = rules.derive(sheet)
+        table = _house_table(document, sheet.system)
+        info = rules.describe(sheet.system, table)
+        derived = rules.derive(sheet, table)
         hidden = not gm_view
         name = sheet.name or _tr("Sans nom")
         who = _tr("PNJ") if sheet.is_npc else _tr("PJ")
@@ -1071,9 +1072,20 @@ def document_printouts(
         return [table_printout(document)]
     journals = list(document.journals) + [[]] * (len(document.sheets) - len(document.journals))
     return [
-        sheet_printout(sheet, journal, gm_view=gm_view, with_journal=with_journal)
+        sheet_printout(
+            sheet,
+            journal,
+            gm_view=gm_view,
+            with_journal=with_journal,
+            rules_table=_house_table(document, sheet.system),
+        )
         for sheet, journal in zip(document.sheets, journals, strict=False)
     ]
+
+
+def _house_table(document: Any, system_id: str) -> Any:
+    """The house-rule table ``system_id``'s sheets play by in ``document`` (issue 18), ``None`` if none."""
+    return next((h.table for h in getattr(document, "house", ()) if h.system == system_id), None)
 
 
 def blank_printouts(system_ids: Iterable[str]) -> list[Printout]:

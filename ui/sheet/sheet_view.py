@@ -14,6 +14,7 @@ from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QFrame, QScrollArea, QSplitter, QVBoxLayout, QWidget
 
 import rules
+from ui.common.house_rules import HouseRulesBanner
 from ui.common.messages import MessageBar
 from ui.sheet.actions import DyingPanel, OtherActionsPanel, RestsPanel
 from ui.sheet.conditions import ConditionsPanel
@@ -100,6 +101,14 @@ class SheetView(QWidget):
         layout.setContentsMargins(6, 6, 6, 6)
         self.messages = MessageBar()
         layout.addWidget(self.messages)
+        # « Règles maison : … » when the sheet plays by a GM's house rules (issue 18).
+        self.house_banner = HouseRulesBanner()
+        self.house_banner.show_rules([vm.house])
+        vm.rulesChanged.connect(self._on_rules_changed)
+        layout.addWidget(self.house_banner)
+        # The description the panels were laid out from: other rules may lay the sheet out otherwise
+        # (states, ladders, fields), and the window then gives the tab a new view (``built_info``).
+        self.built_info = vm.info
 
         self.fields = FieldsPanel(vm)
         self.pools = PoolsPanel(vm) if vm.info.extra.get("pools") else None
@@ -174,6 +183,9 @@ class SheetView(QWidget):
     def _on_clean_changed(self, _clean: bool) -> None:
         self.titleChanged.emit()
 
+    def _on_rules_changed(self, house: object) -> None:
+        self.house_banner.show_rules([house])
+
     # --- commands of the window ---------------------------------------------------------------------------
 
     def focus_quick_entry(self, mode: str = "damage") -> None:
@@ -188,6 +200,7 @@ class SheetView(QWidget):
             (self.vm.notified, self._on_notified),
             (self.vm.changed, self._on_changed),
             (self.vm.undo_stack.cleanChanged, self._on_clean_changed),
+            (self.vm.rulesChanged, self._on_rules_changed),
         ):
             try:
                 signal.disconnect(slot)

@@ -20,6 +20,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 import rules
+from ui.common import house_rules
 from ui.common.texts import EVENT_NOTICES, GRAVE_EVENTS, fmt_value, tr_const
 from ui.common.titles import MAX_ENTRY as MAX_ENTRY  # the bound of a journal entry, kept here for readers
 from ui.common.titles import action_title, journal_entry
@@ -50,10 +51,12 @@ class Changes:
 
 @dataclass(frozen=True, slots=True)
 class State:
-    """What an undo step puts back: the sheet and the journal that goes with it."""
+    """What an undo step puts back: the sheet, the journal that goes with it, and the house rules it
+    plays by (a ``rules.HouseRules``; ``None``: the base rules) so that changing rules is undoable."""
 
     sheet: Any
     journal: tuple[str, ...] = field(default=())
+    house: Any = None
 
 
 class SwapState(QUndoCommand):
@@ -87,6 +90,7 @@ class SheetViewModel(QObject):
     rolled = Signal(str)  # the dice of the last action, for the quick entry
     applied = Signal(object)  # the rules.Action just applied (the window autosaves after rests and time)
     gmViewChanged = Signal(bool)
+    rulesChanged = Signal(object)  # the rules.HouseRules now in force (None: the base rules)
 
     def __init__(
         self,
@@ -94,14 +98,16 @@ class SheetViewModel(QObject):
         *,
         rng: random.Random | None = None,
         journal: Iterable[str] = (),
+        house: Any = None,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
         self._rng = rng if rng is not None else random.Random()
-        self._state = State(sheet, tuple(journal))
-        self._derived = rules.derive(sheet)
+        self._state = State(sheet, tuple(journal), house)
+        table = house.table if house is not None else None
+        self._derived = rules.derive(sheet, table)
         self._odds: rules.Odds | None = None
-        self._info = rules.describe(sheet.system)
+        self._info = rules.describe(sheet.system, table)
         self._gm_view = False
         self.undo_stack = QUndoStack(self)
 
@@ -124,7 +130,7 @@ class SheetViewModel(QObject):
         """Every roll the rules can ask of the sheet now, with its chance (computed once per sheet)."""
         if self._odds is None:
             try:
-                self._odds = rules.sheet_odds(self.sheet)
+                self._odds = rules.sheet_odds(self.sheet, self.rules_table)
             except Exception:  # a rule table too big to compute exactly must not take the sheet down
                 log.exception("rules.sheet_odds failed")
                 self._odds = rules.Odds()
@@ -133,7 +139,7 @@ class SheetViewModel(QObject):
     def action_odds(self, action: rules.Action) -> tuple[rules.Chance, ...]:
         """The chances of the rolls ``action`` would make on the current sheet (a dialog's live odds)."""
         try:
-            return rules.action_odds(self.sheet, action)
+            return rules.action_odds(self.sheet, action, self.rules_table)
         except Exception:
             log.exception("rules.action_odds failed for %r", action)
             return ()
@@ -146,6 +152,17 @@ class SheetViewModel(QObject):
     @property
     def rng(self) -> random.Random:
         return self._rng
+
+    @property
+    def house(self) -> Any:
+        """The house rules the sheet plays by (a ``rules.HouseRules``), ``None`` for the base rules."""
+        return self._state.house
+
+    @property
+    def rules_table(self) -> Any:
+        """The rule table in force: the house rules' table, ``None`` for the shipped one."""
+        house = self._state.house
+        return house.table if house is not None else None
 
     @property
     def gm_view(self) -> bool:
@@ -232,7 +249,7 @@ class SheetViewModel(QObject):
         """
         before = self._state
         try:
-            outcome = rules.apply(before.sheet, action, self._rng)
+            outcome = rules.apply(before.sheet, action, self._rng, rules_table=self.rules_table)
         except rules.SheetError as exc:
             self.refused.emit("\n".join([exc.reason.split(" : ")[0] + " :", *exc.lines]))
             return None
@@ -245,7 +262,7 @@ class SheetViewModel(QObject):
             return None
         title = text or self.title_of(action)
         entry = self._journal_entry(title, [*preface, *outcome.log], outcome.rolls)
-        after = State(outcome.sheet, (*before.journal, entry))
+        after = State(outcome.sheet, (*before.journal, entry), before.house)
         self.undo_stack.push(SwapState(self, before, after, title))
         dice = "; ".join(r.detail for r in outcome.rolls if not r.given)
         if dice:
@@ -265,10 +282,27 @@ class SheetViewModel(QObject):
         text = self.tr("Modifier {0}").format(labels)
         return self.apply(rules.Edit(changes=dict(changes)), text=text) is not None
 
-    def replace_sheet(self, sheet: Any, journal: Iterable[str] | None = None) -> None:
-        """Start over from ``sheet`` (a file reloaded): no undo across it."""
+    def replace_sheet(self, sheet: Any, journal: Iterable[str] | None = None, house: Any = None) -> None:
+        """Start over from ``sheet`` (a file reloaded, with the house rules it holds): no undo across it."""
         self.undo_stack.clear()
-        self._install(State(sheet, self.journal if journal is None else tuple(journal)))
+        self._install(State(sheet, self.journal if journal is None else tuple(journal), house))
+
+    def set_house_rules(self, house: Any) -> bool:
+        """Play by ``house`` (a ``rules.HouseRules``; ``None``: back to the base rules), as one undoable
+        step with its journal entry; the sheet is recomputed at once. A sheet the new rules do not allow
+        (a state or a wound type they do not know…) is refused in French and nothing changes."""
+        before = self._state
+        if house == before.house:
+            return True
+        misfit = house_rules.misfit_lines(house, before.sheet)
+        if misfit:
+            who = f"« {before.sheet.name} »" if before.sheet.name else self.tr("la fiche")
+            self.refused.emit(house_rules.misfit_message(who, misfit))
+            return False
+        title, lines = house_rules.change_entry(before.house, house)
+        after = State(before.sheet, (*before.journal, self._journal_entry(title, lines, ())), house)
+        self.undo_stack.push(SwapState(self, before, after, title))
+        return True
 
     # --- internals -----------------------------------------------------------------------------------
 
@@ -287,13 +321,18 @@ class SheetViewModel(QObject):
     def _install(self, state: State) -> None:
         old_state, old_derived = self._state, self._derived
         self._state = state
-        if state.sheet is not old_state.sheet:
-            self._derived = rules.derive(state.sheet)
+        new_rules = state.house != old_state.house
+        if state.sheet is not old_state.sheet or new_rules:
+            self._derived = rules.derive(state.sheet, self.rules_table)
             self._odds = None
+        if new_rules:
+            self._info = rules.describe(state.sheet.system, self.rules_table)
+            self.rulesChanged.emit(state.house)
         changes = Changes(
             fields=_changed_fields(old_state.sheet, state.sheet),
             derived=_changed_derived(old_derived, self._derived),
             journal=state.journal != old_state.journal,
+            everything=new_rules,
         )
         self.changed.emit(changes)
 

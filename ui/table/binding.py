@@ -27,7 +27,13 @@ class RowSheetViewModel(SheetViewModel):
         creature = table.creature(creature_id)
         if creature is None:
             raise KeyError(creature_id)
-        super().__init__(creature.sheet, rng=table.rng, journal=creature.journal, parent=parent)
+        super().__init__(
+            creature.sheet,
+            rng=table.rng,
+            journal=creature.journal,
+            house=table.house_of(creature.sheet.system),
+            parent=parent,
+        )
         own = self.undo_stack
         # One history per document: the sheet's Annuler / Rétablir are the table's.
         self.undo_stack = table.undo_stack
@@ -58,8 +64,16 @@ class RowSheetViewModel(SheetViewModel):
         self.applied.emit(action)
         return outcome
 
-    def replace_sheet(self, sheet: Any, journal: Iterable[str] | None = None) -> None:
+    def replace_sheet(self, sheet: Any, journal: Iterable[str] | None = None, house: Any = None) -> None:
         raise RuntimeError("a table's creature is reloaded with its table")
+
+    def set_house_rules(self, house: Any) -> bool:
+        """A creature plays by its table's rules: the change is the table's, for its whole system."""
+        reasons: list[str] = []
+        done = self.table.set_house_rules(self.sheet.system, house, on_refused=reasons.append)
+        if reasons:
+            self.refused.emit(reasons[0])
+        return done
 
     def _on_table_changed(self, changes: TableChanges) -> None:
         if self.creature_id in changes.removed:
@@ -70,8 +84,9 @@ class RowSheetViewModel(SheetViewModel):
             if creature is None:
                 self.gone.emit()
                 return
-            if creature.sheet is not self.sheet or creature.journal != self.journal:
-                self._install(State(creature.sheet, creature.journal))
+            house = self.table.house_of(creature.sheet.system)
+            if creature.sheet is not self.sheet or creature.journal != self.journal or house != self.house:
+                self._install(State(creature.sheet, creature.journal, house))
 
     def unbind(self) -> None:
         try:

@@ -45,6 +45,9 @@ class TableState:
     started: frozenset[int] = frozenset()
     journal: tuple[str, ...] = ()
     title: str = ""
+    # The house rules the table plays by (``rules.HouseRules``), at most one per system: the others
+    # play by their base rules. Part of the state, so changing rules is one undoable step.
+    house: tuple[Any, ...] = ()
     # Ids are never reused within an open table (an undone creature keeps its id if redone).
     next_id: int = 1
     _index: dict[int, int] | None = field(default=None, compare=False, repr=False)
@@ -63,6 +66,10 @@ class TableState:
     def get(self, creature_id: int) -> Creature | None:
         row = self.row_of(creature_id)
         return self.creatures[row] if row >= 0 else None
+
+    def house_of(self, system_id: str) -> Any:
+        """The house rules of ``system_id``'s creatures here (``None``: the base rules)."""
+        return next((h for h in self.house if h.system == system_id), None)
 
     def with_(self, **changes: Any) -> TableState:
         if "creatures" in changes:

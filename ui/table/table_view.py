@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 import rules
+from ui.common.house_rules import HouseRulesBanner
 from ui.common.messages import MessageBar
 from ui.common.models import JournalModel
 from ui.common.undo_keys import pass_undo_when_unmodified
@@ -163,6 +164,10 @@ class TableView(QWidget):
 
         self.messages = MessageBar()
         layout.addWidget(self.messages)
+        # « Règles maison : … » when some of the table's systems play by a GM's house rules (issue 18).
+        self.house_banner = HouseRulesBanner()
+        self.house_banner.show_rules(self.vm.state.house)
+        layout.addWidget(self.house_banner)
 
         self._build_actions()
         buttons = QHBoxLayout()
@@ -684,6 +689,8 @@ class TableView(QWidget):
             self.refresh_journal()
         if changes.added or changes.removed or changes.sheets or changes.everything:
             self.refresh_filters()
+        if changes.everything:
+            self.house_banner.show_rules(self.vm.state.house)
         if changes.title or changes.everything:
             if self.title.text() != self.vm.state.title:
                 self.title.setText(self.vm.state.title)

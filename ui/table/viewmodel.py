@@ -23,6 +23,7 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 
 import rules
 from rules import table as rtable
+from ui.common import house_rules
 from ui.common.texts import fmt_number
 from ui.common.titles import action_title, bounded, journal_entry
 from ui.table.state import Creature, TableState
@@ -272,7 +273,8 @@ class TableViewModel(QObject):
         cached = self._summaries.get(creature.id)
         if cached is not None and cached[0] is creature.sheet:
             return cached[1]
-        summary = rules.summarise(creature.sheet)
+        table = self.rules_table(creature.sheet.system)
+        summary = rules.summarise(creature.sheet, None if table is None else rules.derive(creature.sheet, table))
         self._summaries[creature.id] = (creature.sheet, summary)
         return summary
 
@@ -282,7 +284,7 @@ class TableViewModel(QObject):
         if cached is not None and cached[0] is creature.sheet:
             return cached[1]
         try:
-            chance = rules.survival_odds(creature.sheet)
+            chance = rules.survival_odds(creature.sheet, self.rules_table(creature.sheet.system))
         except Exception:  # a house table too big to compute exactly: no chance shown, the row stays
             log.exception("rules.survival_odds failed")
             chance = None
@@ -292,7 +294,7 @@ class TableViewModel(QObject):
     def timed_odds(self, creature: Creature) -> tuple[rules.Chance, ...]:
         """The rolls the rules make on their own as the creature's turns pass, with their chances (on hover)."""
         try:
-            return rules.sheet_odds(creature.sheet).by_trigger("time")
+            return rules.sheet_odds(creature.sheet, self.rules_table(creature.sheet.system)).by_trigger("time")
         except Exception:
             log.exception("rules.sheet_odds failed")
             return ()
@@ -305,7 +307,8 @@ class TableViewModel(QObject):
         known = self._states.get(creature.id)
         if known is not None and known[0] is creature.sheet:
             return known[1]
-        state = rtable.health_state(creature.sheet)
+        table = self.rules_table(creature.sheet.system)
+        state = rtable.health_state(creature.sheet) if table is None else rules.derive(creature.sheet, table).state
         self._states[creature.id] = (creature.sheet, state)
         return state
 
@@ -313,7 +316,49 @@ class TableViewModel(QObject):
         return rtable.category(self.state_of(creature))
 
     def info(self, system_id: str) -> rules.SystemInfo:
-        return _describe(system_id)
+        table = self.rules_table(system_id)
+        return _describe(system_id) if table is None else rules.describe(system_id, table)
+
+    def house_of(self, system_id: str) -> Any:
+        """The house rules ``system_id``'s creatures play by here (``None``: the base rules)."""
+        return self._state.house_of(system_id)
+
+    def rules_table(self, system_id: str) -> Any:
+        """The rule table in force for ``system_id`` (``None``: the shipped one)."""
+        house = self._state.house_of(system_id)
+        return house.table if house is not None else None
+
+    def set_house_rules(self, system_id: str, house: Any, on_refused: Callable[[str], None] | None = None) -> bool:
+        """The creatures of ``system_id`` play by ``house`` (``None``: back to the base rules): one undo
+        step, in the table's journal and in each of their journals; every row is recomputed at once. If
+        a creature does not fit the new rules, the change is refused in French and nothing changes."""
+        state = self._state
+        old = state.house_of(system_id)
+        if house == old:
+            return True
+        refuse = on_refused or self.refused.emit
+        if house is not None and house.system != system_id:
+            refuse(_tr("Ces règles maison sont pour un autre système."))
+            return False
+        for creature in state.creatures:
+            if creature.sheet.system != system_id:
+                continue
+            misfit = house_rules.misfit_lines(house, creature.sheet)
+            if misfit:
+                who = f"« {creature.name} »" if creature.name else _tr("une créature")
+                refuse(house_rules.misfit_message(who, misfit))
+                return False
+        label = rules.system(system_id).label
+        title, lines = house_rules.change_entry(old, house, label)
+        own = journal_entry(title, lines)
+        updated = [c.with_(journal=(*c.journal, own)) for c in state.creatures if c.sheet.system == system_id]
+        others = tuple(h for h in state.house if h.system != system_id)
+        new = state.replacing(updated).with_(
+            house=others if house is None else (*others, house),
+            journal=(*state.journal, self._table_entry(title, lines)),
+        )
+        self._push(new, title)
+        return True
 
     def systems(self, ids: Iterable[int] | None = None) -> list[str]:
         """The systems of ``ids`` (all rows by default), in the app's order."""
@@ -437,7 +482,8 @@ class TableViewModel(QObject):
             changes["is_npc"] = npc
         data = rules.sheet_to_data(template)
         data.update(changes)
-        return rules.sheet_from_data(data)
+        # Checked against the rules its system plays by here (a GM's house rules, issue 18).
+        return rules.sheet_from_data(data, self.rules_table(template.system))
 
     def _numbered_names(self, base: str, count: int) -> list[str]:
         """« base N » for the next ``count`` numbers free after those already at the table."""
@@ -469,7 +515,8 @@ class TableViewModel(QObject):
                 taken[base] = max(taken[base], 1)
             taken[base] += 1
             new_name = f"{base} {taken[base]}"
-            sheet = rules.apply(creature.sheet, rules.Edit(changes={"name": new_name})).sheet
+            edit = rules.Edit(changes={"name": new_name})
+            sheet = rules.apply(creature.sheet, edit, rules_table=self.rules_table(creature.sheet.system)).sheet
             entry = journal_entry(
                 _tr("Copie de {0}").format(creature.name or _tr("(sans nom)")), [_tr("Ajouté à la table.")]
             )
@@ -888,6 +935,7 @@ class TableViewModel(QObject):
         touched = set(run.touched)
         unnamed = _tr("(sans nom)")
         rng = self._rng
+        tables = {s: self.rules_table(s) for s in rules.SYSTEMS}
         for cid in ids:
             creature = state.get(cid)
             if creature is None:
@@ -902,7 +950,7 @@ class TableViewModel(QObject):
                     run.refused.append(Result(cid, creature.name, False, skipped_reason, skipped=True))
                 continue
             try:
-                outcome = rules.apply(creature.sheet, action, rng)
+                outcome = rules.apply(creature.sheet, action, rng, rules_table=tables.get(creature.sheet.system))
             except rules.SheetError as exc:
                 run.refused.append(Result(cid, creature.name, False, "; ".join(exc.lines) or exc.reason))
                 continue
@@ -1014,6 +1062,11 @@ class TableViewModel(QObject):
             self._summaries.pop(cid, None)
             self._states.pop(cid, None)
             self._survival.pop(cid, None)
+        new_rules = old.house != state.house
+        if new_rules:  # every row is recomputed under the rules now in force
+            self._summaries.clear()
+            self._states.clear()
+            self._survival.clear()
         self.swapped.emit(old, state)
         self.changed.emit(
             TableChanges(
@@ -1024,6 +1077,7 @@ class TableViewModel(QObject):
                 turn=(old.round, old.turn, old.started) != (state.round, state.turn, state.started),
                 journal=old.journal is not state.journal,
                 title=old.title != state.title,
+                everything=new_rules,
             )
         )
 

@@ -91,9 +91,20 @@ def death_reason(sheet: D20Sheet, rs: D20Rules) -> str:
     con = sheet.constitution + sheet.constitution_bonus - sheet.constitution_damage - sheet.constitution_drain
     if con <= thresholds.death_constitution:
         return f"Constitution à {max(0, con)}"
-    if sheet.current <= thresholds.death_at:
+    if sheet.current <= death_at(sheet, rs):
         return f"{fmt_int(sheet.current)} PV"
     return ""
+
+
+def death_at(sheet: D20Sheet, rs: D20Rules) -> int:
+    """The PV at which the character dies: « À partir de –10 points de vie, il est mort » (``death_at``), or
+    minus the Constitution score when the table says so (a house rule), never above the disabled state's
+    next point down."""
+    thresholds = rs.thresholds
+    if not thresholds.death_at_minus_constitution:
+        return thresholds.death_at
+    con = sheet.constitution + sheet.constitution_bonus - sheet.constitution_damage - sheet.constitution_drain
+    return min(-max(0, con), thresholds.disabled_at - 1)
 
 
 def state_id(sheet: D20Sheet, rs: D20Rules, dead: str | None = None) -> str:
@@ -325,10 +336,12 @@ def derive(sheet: D20Sheet, rs: D20Rules) -> Derived:
         f"dégâts non létaux récupérés : {per_hour} par heure "
         f"({rs.nonlethal.recovery_per_hour_per_level} × niveau {sheet.level})",
     )
+    dies_at = death_at(sheet, rs)
     values["death_threshold"] = Explained(
-        rs.thresholds.death_at,
-        f"mort à {fmt_int(rs.thresholds.death_at)} PV ou moins (mourant de "
-        f"{fmt_int(rs.thresholds.disabled_at - 1)} à {fmt_int(rs.thresholds.death_at + 1)}, hors de combat à "
+        dies_at,
+        f"mort à {fmt_int(dies_at)} PV ou moins"
+        + (" (moins la Constitution)" if rs.thresholds.death_at_minus_constitution else "")
+        + f" (mourant de {fmt_int(rs.thresholds.disabled_at - 1)} à {fmt_int(dies_at + 1)}, hors de combat à "
         f"{fmt_int(rs.thresholds.disabled_at)})",
     )
     stable = sheet.recovery != "" and sheet.current < rs.thresholds.disabled_at and not is_dead(sheet, rs)

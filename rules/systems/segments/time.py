@@ -125,8 +125,9 @@ def _elapse(sheet: SegmentsSheet, dt: int, rs: SegmentsRules, ctx: Context, told
     surprised = _surprise_ids(sheet, rs)
     lasts = rs.surprise.lasts_turns * turn
     surprise_over = bool(surprised) and bool(lasts) and sheet.surprised_for + dt >= lasts
-    if surprised and not surprise_over:
-        moved["surprised_for"] = sheet.surprised_for + dt
+    if surprised:
+        # The counter ends with the surprise even if a death cuts the span before the condition goes.
+        moved["surprised_for"] = 0 if surprise_over else sheet.surprised_for + dt
     sheet = evolve(sheet, **moved)
     # « Il perd 1 point de vie par segment »
     if is_dying(sheet) and rs.dying.loss_per_segment:

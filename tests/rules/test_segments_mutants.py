@@ -1,0 +1,168 @@
+"""Segments: tests that kill the mutants the full mutation run left alive (scripts/mutation full segments).
+
+Each pins what a player or GM reads or gets — the explanation of a derived value, a duration in the
+journal, an action's title, a table the loader must refuse — exactly, so a changed word, bound or
+branch shows.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pydantic
+import pytest
+
+import rules
+from rules.systems.segments import actions as seg
+
+SHEET = {"name": "Ysolde", "base_maximum": 20, "current": 20, "constitution": 12}
+
+
+def sheet(**fields: Any) -> Any:
+    return rules.new_sheet("segments", **{**SHEET, **fields})
+
+
+def with_conditions(*conditions: str, **fields: Any) -> Any:
+    out = sheet(**fields)
+    for condition in conditions:
+        out = rules.apply(out, rules.SetCondition(condition=condition)).sheet
+    return out
+
+
+def test_attack_and_reflex_explain_their_states() -> None:
+    """« Fatigué | −1 à tous les jets » and « Aveuglé | Vue | −4 en attaque »."""
+    calm = rules.derive(sheet())
+    assert calm.explain("attack_modifier") == "attaque 0 (aucun état)"
+    assert calm.explain("reflex_modifier") == "sauvegarde de Réflexes 0 (aucun état)"
+    tired = rules.derive(with_conditions("fatigue"))
+    assert tired.explain("attack_modifier") == "attaque −1 = −1 (Fatigué, tous les jets)"
+    assert tired.explain("reflex_modifier") == "sauvegarde de Réflexes −1 = −1 (Fatigué, tous les jets)"
+    blind = rules.derive(with_conditions("aveugle"))
+    assert blind.explain("attack_modifier") == "attaque −4 = −4 (Aveuglé)"
+    assert blind.explain("reflex_modifier") == "sauvegarde de Réflexes 0 (aucun état)"
+
+
+def test_speed_explains_each_step() -> None:
+    """« Vitesse | −1 case (1,5 m) », « déplacement à demi-vitesse », « déplacement au double du coût, −2 en
+    attaque » and « Immobilisé | aucun déplacement, attaques conservées »."""
+    assert rules.derive(sheet()).explain("speed") == "vitesse 6 = 6 (base, en cases) → 6 cases (9 m)"
+    slow = rules.derive(with_conditions("lenteur"))
+    assert slow.explain("speed") == "vitesse 5 = 6 (base, en cases) − 1 (Lenteur) → 5 cases (7,5 m)"
+    blind = rules.derive(with_conditions("aveugle"))
+    assert blind.explain("speed") == (
+        "vitesse 6 = 6 (base, en cases), ÷ 2 (Aveuglé : demi-vitesse) = 3 → 3 cases (4,5 m)"
+    )
+    assert (blind.speed, blind.movement_cost) == (3, 1)
+    tangled = rules.derive(with_conditions("enchevetre"))
+    assert tangled.explain("speed") == (
+        "vitesse 6 = 6 (base, en cases), ÷ 2 (Enchevêtré : chaque case coûte 2 fois plus) = 3 → 3 cases (4,5 m)"
+    )
+    assert (tangled.speed, tangled.movement_cost) == (3, 2)
+    both = rules.derive(with_conditions("aveugle", "enchevetre"))
+    assert both.explain("speed") == (
+        "vitesse 6 = 6 (base, en cases), ÷ 2 (Aveuglé : demi-vitesse) = 3,"
+        " ÷ 2 (Enchevêtré : chaque case coûte 2 fois plus) = 1 → 1 case (1,5 m)"
+    )
+    held = rules.derive(with_conditions("immobilise", "enchevetre"))
+    assert held.speed == 0
+    assert held.explain("speed") == "vitesse 0 case : aucun déplacement (Immobilisé)"
+    assert held.movement_cost == 2
+    floor = rules.derive(with_conditions("lenteur", speed_squares=0))
+    assert floor.speed == 0
+    assert floor.explain("speed") == "vitesse −1 = 0 (base, en cases) − 1 (Lenteur), ramenée à 0 → 0 case (0 m)"
+
+
+def test_numb_hides_the_points_and_says_why() -> None:
+    """« on ignore son propre total de points de vie, que le meneur garde pour lui »."""
+    assert rules.derive(sheet()).explain("current") == "points de vie 20 sur 20"
+    numb = rules.derive(with_conditions("engourdi"))
+    assert numb.explain("current") == (
+        "points de vie 20 sur 20 ; caché au joueur (Engourdi : le meneur garde ce total pour lui)"
+    )
+
+
+def test_unknown_state_lists_the_states_a_user_may_set() -> None:
+    with pytest.raises(rules.Refused) as refused:
+        rules.apply(sheet(), rules.SetCondition(condition="nope"))
+    assert str(refused.value) == (
+        "État inconnu : « nope » (états : Lenteur, Rapidité, À terre, Étourdi, Effrayé, Immobilisé, Enchevêtré,"
+        " Agrippé, Confus, Surpris, Aveuglé, Assourdi, Engourdi, Émoussé)."
+    )
+
+
+@pytest.mark.parametrize(
+    ("seconds", "text"),
+    [(93_784, "1 j 2 h 3 min 4 s"), (86_400, "1 j"), (3_600, "1 h"), (90_000, "1 j 1 h"), (61, "1 min 1 s")],
+)
+def test_durations_in_the_journal(seconds: int, text: str) -> None:
+    moved = rules.apply(sheet(), rules.Edit(changes={"clock": seconds}))
+    assert moved.log == (f"Temps écoulé : 0 s → {text}.",)
+    back = rules.apply(moved.sheet, rules.Edit(changes={"clock": 0}))
+    assert back.log == (f"Temps écoulé : {text} → 0 s.",)
+
+
+@pytest.mark.parametrize(
+    ("action", "title"),
+    [
+        (seg.SetFatigue(level=2), "Fatigue degré 2"),
+        (seg.SetFatigue(level=0), "Fatigue retirée"),
+        (seg.AddFatigue(), "Se fatiguer"),
+        (seg.AddFatigue(steps=2), "Se fatiguer (2 degrés)"),
+        (seg.StandUp(), "Se relever"),
+        (seg.SetSurprise(segments=1), "Surpris (1 segment)"),
+        (seg.SetSurprise(segments=2), "Surpris (2 segments)"),
+        (seg.SetSurprise(segments=0), "Fin de la surprise"),
+        (seg.Fall(metres=4.5), "Chute de 4,5 m"),
+        (seg.SetSuffocating(active=True), "Sans air"),
+        (seg.SetSuffocating(active=False), "Respire à nouveau"),
+        (seg.SetBurning(active=True), "En feu"),
+        (seg.SetBurning(active=False), "Ne brûle plus"),
+        (seg.Extinguish(method="maneuver"), "Éteindre les flammes"),
+        (seg.Extinguish(method="roll"), "Se rouler au sol"),
+        (seg.SetExposure(exposure=""), "À l'abri"),
+        (seg.SetExposure(exposure="froid"), "Exposé au froid"),
+        (seg.SetExposure(exposure="chaleur"), "Exposé à la chaleur"),
+        (seg.SetPrivation(need="food", active=True), "Sans manger"),
+        (seg.SetPrivation(need="water", active=False), "Peut boire"),
+        (seg.SetPrivation(need="sleep", active=True), "Sans dormir"),
+    ],
+)
+def test_action_titles(action: Any, title: str) -> None:
+    """The title names the action in the undo menu and heads its journal entry."""
+    assert action.title() == title
+
+
+@pytest.mark.parametrize(
+    ("dice", "valid"),
+    [([1, 2], True), ([100, 1000], True), ([0, 6], False), ([101, 6], False), ([1, 1], False), ([1, 1001], False)],
+)
+def test_table_dice_are_bounded(dice: list[int], valid: bool) -> None:
+    table = rules.ruleset("segments")
+    data = copy.deepcopy(table.model_dump())
+    data["general"]["check_dice"] = dice
+    if valid:
+        assert type(table).model_validate(data).general.check_dice == tuple(dice)
+        return
+    with pytest.raises(pydantic.ValidationError) as refused:
+        type(table).model_validate(data)
+    assert "des dés s'écrivent [nombre, faces], par exemple [1, 6]" in str(refused.value)
+
+
+def test_a_magic_resistance_of_one_counts() -> None:
+    """« Atteindre le score suffit. En cas d'échec, le sort échoue entièrement : pas de jet de sauvegarde, pas
+    de demi-dégâts, rien. » Even a score of 1 stops a caster who gets 0."""
+    s = sheet(magic_resistance=1)
+    resisted = rules.apply(s, rules.Damage(amount=5, spell_check=0))
+    assert resisted.sheet.current == 20 and "spell_resisted" in resisted.events
+    pierced = rules.apply(s, rules.Damage(amount=5, spell_check=1))
+    assert pierced.sheet.current == 15
+    assert "Résistance à la magie 1 percée (1 atteint 1)." in pierced.log
+
+
+def test_first_temporary_points_replace_nothing() -> None:
+    """The journal of the first temporary points says how many, not that they replaced 0."""
+    out = rules.apply(sheet(), rules.GainTemporary(amount=5))
+    assert out.log == ("Points de vie temporaires : 5.",)
+    again = rules.apply(out.sheet, rules.GainTemporary(amount=7, replace=True))
+    assert again.log == ("Points de vie temporaires : 5 remplacés par 7.",)
