@@ -413,17 +413,22 @@ def _show(value: Any) -> str:
     return str(value)
 
 
+# The systems already imported, by id: ``apply`` looks its system up here first (issue 15: one dict lookup
+# per action instead of ``Registry.get``); ``system()`` imports one on first use.
+_LOADED: dict[str, System] = REGISTRY._loaded
+
+
 def _apply(sheet: Sheet, action: Action, rng: random.Random | None, table: Any) -> Outcome:
-    sys_ = REGISTRY.get(sheet.system) or system(sheet.system)
+    sys_ = _LOADED.get(sheet.system) or system(sheet.system)
     ctx = Context(rng, table, action.rolls)
-    if action.kind == "edit":
+    handler = sys_.handlers.get(type(action))
+    if handler is not None:
+        new = handler(sheet, action, ctx)
+    elif action.kind == "edit":
         assert isinstance(action, Edit)
         new = _edit(sheet, action, ctx, sys_)
     else:
-        handler = sys_.handlers.get(type(action))
-        if handler is None:
-            raise Refused(f"« {action.title()} » n'existe pas dans les règles {sys_.label}.")
-        new = handler(sheet, action, ctx)
+        raise Refused(f"« {action.title()} » n'existe pas dans les règles {sys_.label}.")
     if sys_.after_action is not None:
         new = sys_.after_action(new, action)
     return ctx.finish(new)
@@ -442,7 +447,7 @@ def apply(sheet: Sheet, action: Action, rng: random.Random | None = None, rules_
         source = house.attribution_of(sheet.system, rules_table)
         if source is not None:
             return house.explain.noted_outcome(_apply, sheet, action, rng, rules_table, source)
-    sys_ = REGISTRY.get(sheet.system) or system(sheet.system)
+    sys_ = _LOADED.get(sheet.system) or system(sheet.system)
     return _apply(sheet, action, rng, sys_.ruleset())
 
 
