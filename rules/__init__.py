@@ -440,24 +440,28 @@ def _show(value: Any) -> str:
     return str(value)
 
 
+# The systems already imported, by id: ``apply`` looks its system up here first (issue 15: one dict lookup
+# per action instead of ``Registry.get``); ``system()`` imports one on first use.
+_LOADED: dict[str, System] = REGISTRY._loaded
+
+
 def _apply(sheet: Sheet, action: Action, rng: random.Random | None, table: Any) -> Outcome:
-    sys_ = REGISTRY.get(sheet.system) or system(sheet.system)
+    sys_ = _LOADED.get(sheet.system) or system(sheet.system)
     ctx = Context(rng, table, action.rolls)
-    if action.kind == "edit":
+    handler = sys_.handlers.get(type(action))
+    if handler is None:
+        if action.kind != "edit":
+            raise Refused(f"« {action.title()} » n'existe pas dans les règles {sys_.label}.")
         assert isinstance(action, Edit)
         new = _edit(sheet, action, ctx, sys_)
+    # States put for a while (rules/timers.py): one mechanism around every system's handlers.
+    elif isinstance(action, SetCondition):
+        timers.check(action, table, sys_.handlers)
+        new = timers.after_set_condition(handler(sheet, action, ctx), action, ctx)
+    elif isinstance(action, AdvanceTime) and new_timers(sheet):
+        new = timers.advance(sheet, action, ctx, handler, sys_.handlers, table)
     else:
-        handler = sys_.handlers.get(type(action))
-        if handler is None:
-            raise Refused(f"« {action.title()} » n'existe pas dans les règles {sys_.label}.")
-        # States put for a while (rules/timers.py): one mechanism around every system's handlers.
-        if isinstance(action, SetCondition):
-            timers.check(action, table, sys_.handlers)
-            new = timers.after_set_condition(handler(sheet, action, ctx), action, ctx)
-        elif isinstance(action, AdvanceTime) and new_timers(sheet):
-            new = timers.advance(sheet, action, ctx, handler, sys_.handlers, table)
-        else:
-            new = handler(sheet, action, ctx)
+        new = handler(sheet, action, ctx)
     if new_timers(new):
         conflict_over = action.kind == "end_conflict"
         if new.clock != sheet.clock or conflict_over or new is not sheet:
@@ -491,7 +495,7 @@ def apply(sheet: Sheet, action: Action, rng: random.Random | None = None, rules_
         source = house.attribution_of(sheet.system, rules_table)
         if source is not None:
             return house.explain.noted_outcome(_apply, sheet, action, rng, rules_table, source)
-    sys_ = REGISTRY.get(sheet.system) or system(sheet.system)
+    sys_ = _LOADED.get(sheet.system) or system(sheet.system)
     return _apply(sheet, action, rng, sys_.ruleset())
 
 

@@ -62,34 +62,32 @@ class SheetBase(Frozen):
 S = TypeVar("S", bound=BaseModel)
 
 
-_set = object.__setattr__
+_new = object.__new__
+# The setters of a model's four slots, called directly (issue 15: ``evolve`` runs for every action;
+# ``object.__setattr__`` looks each slot up by name first).
+_set_dict = BaseModel.__dict__["__dict__"].__set__
+_set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
+_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
 
 
-_DEFAULTS: dict[type[BaseModel], tuple[dict[str, Any], frozenset[str]]] = {}
+_TEMPLATES: dict[type[BaseModel], tuple[dict[str, Any], frozenset[str]]] = {}
 
 
-def _defaults(cls: type[BaseModel]) -> tuple[dict[str, Any], frozenset[str]]:
-    found = _DEFAULTS.get(cls)
+def _template(cls: type[BaseModel]) -> tuple[dict[str, Any], frozenset[str]]:
+    """Every field of ``cls`` in its declared order with its default (None for a required one, always
+    given), and the required names."""
+    found = _TEMPLATES.get(cls)
     if found is None:
-        defaults: dict[str, Any] = {}
+        template: dict[str, Any] = {}
         required: set[str] = set()
         for name, info in cls.__pydantic_fields__.items():
             if info.is_required():
                 required.add(name)
+                template[name] = None
             else:
-                defaults[name] = info.get_default(call_default_factory=True)
-        found = _DEFAULTS[cls] = (defaults, frozenset(required))
-    return found
-
-
-_ORDER: dict[type[BaseModel], tuple[str, ...]] = {}
-
-
-def defaults_order(cls: type[BaseModel]) -> tuple[str, ...]:
-    """The field names of ``cls`` in their declared order."""
-    found = _ORDER.get(cls)
-    if found is None:
-        found = _ORDER[cls] = tuple(cls.__pydantic_fields__)
+                template[name] = info.get_default(call_default_factory=True)
+        found = _TEMPLATES[cls] = (template, frozenset(required))
     return found
 
 
@@ -100,17 +98,20 @@ def construct(cls: type[S], **values: Any) -> S:
     For models whose defaults are immutable (ours are frozen, with tuple, text and number defaults):
     defaults are computed once per class and shared.
     """
-    defaults, required = _DEFAULTS.get(cls) or _defaults(cls)
-    if not required <= values.keys() or not values.keys() <= cls.__pydantic_fields__.keys():
+    template, required = _TEMPLATES.get(cls) or _template(cls)
+    # A copy of the template keeps the fields' order, as validation stores them: a sheet's JSON text does not
+    # depend on how it was built. A name the model does not have would make the dict grow.
+    fields = template.copy()
+    fields.update(values)
+    if len(fields) != len(template) or not required <= values.keys():
         missing = sorted(required - values.keys())
         unknown = sorted(values.keys() - cls.__pydantic_fields__.keys())
         raise AttributeError(f"{cls.__name__}: missing {missing}, unknown {unknown}")
-    new = cls.__new__(cls)
-    # In the fields' order, as validation stores them: a sheet's JSON text does not depend on how it was built.
-    _set(new, "__dict__", {name: values[name] if name in values else defaults[name] for name in defaults_order(cls)})
-    _set(new, "__pydantic_fields_set__", set(values))
-    _set(new, "__pydantic_extra__", None)
-    _set(new, "__pydantic_private__", None)
+    new = _new(cls)
+    _set_dict(new, fields)
+    _set_fields_set(new, set(values))
+    _set_extra(new, None)
+    _set_private(new, None)
     return new
 
 
@@ -120,18 +121,22 @@ def evolve(model: S, **changes: Any) -> S:
     Same result as ``model.model_copy(update=changes)`` at a third of its cost: ``apply`` runs this
     several times per action and the GM's table applies actions to many sheets at once.
     """
-    cls = model.__class__
-    if not changes.keys() <= cls.__pydantic_fields__.keys():
+    values = model.__dict__.copy()
+    size = len(values)
+    values.update(changes)
+    if len(values) != size:  # ``__dict__`` holds every field: a new key is a name the model does not have
+        cls = model.__class__
         unknown = sorted(changes.keys() - cls.__pydantic_fields__.keys())
         raise AttributeError(f"{cls.__name__} has no field {unknown}")
-    new = cls.__new__(cls)
-    values = model.__dict__.copy()
-    values.update(changes)
-    _set(new, "__dict__", values)
-    _set(new, "__pydantic_fields_set__", model.__pydantic_fields_set__)
-    _set(new, "__pydantic_extra__", None)
-    _set(new, "__pydantic_private__", None)
+    new = _new(model.__class__)
+    _set_dict(new, values)
+    _set_fields_set(new, model.__pydantic_fields_set__)
+    _set_extra(new, None)
+    _set_private(new, None)
     return new
+
+
+_tuple_new = tuple.__new__
 
 
 class Outcome(NamedTuple):
@@ -204,7 +209,9 @@ class Context:
             unused = ", ".join(str(v) for v in self.given)
             self.log.append(f"Valeurs de dés non utilisées : {unused}.")
         rolls, events = self.rolls, self.events
-        return Outcome(sheet, tuple(self.log), tuple(rolls) if rolls else (), tuple(events) if events else ())
+        # ``tuple.__new__``: what ``Outcome(...)`` does, without the Python-level ``__new__`` of a NamedTuple.
+        log = tuple(self.log)
+        return _tuple_new(Outcome, (sheet, log, tuple(rolls) if rolls else (), tuple(events) if events else ()))
 
 
 def _bounded(roll: Roll, minimum: int | None) -> Roll:

@@ -112,6 +112,12 @@ def check_invariants(before: Any, action: Any, outcome: rules.Outcome) -> None:
     assert derived.current >= 0
     assert all(w.notches >= 0 for w in after.wounds)
     assert derived.current == sum(w.notches for w in after.wounds)
+    # A new wound takes the next number after the highest on the sheet (the rules keep these figures per
+    # tuple of wounds: issue 15), whatever healed or was erased before.
+    old_ids = {w.id for w in before.wounds}
+    new_ids = [w.id for w in after.wounds if w.id not in old_ids]
+    if new_ids and not isinstance(action, rules.Edit):
+        assert min(new_ids) == max(old_ids, default=0) + 1
     # A negative Sévérité never adds a wound.
     for entry in outcome.log:
         match = SEVERITY_LINE.match(entry)

@@ -15,9 +15,46 @@ _NOTCHES = attrgetter("notches")
 _HEAVIEST = attrgetter("notches", "id")
 
 
+_ID = attrgetter("id")
+
+# What a tuple of wounds holds, by the tuple's identity: (the tuple, its notches, its highest id). Sheets and
+# their wounds are immutable and each action starts from the sheet the last one gave, so the sums over
+# 30 wounds are done once per tuple instead of several times per action (issue 15); a handler that builds
+# a new tuple from a known one tells its figures (``_remember``). The entry holds the tuple: its id cannot
+# be reused while it is here.
+_WOUND_FIGURES: dict[int, tuple[tuple[Wound, ...], int, int]] = {}
+
+
+def _figures(wounds: tuple[Wound, ...]) -> tuple[tuple[Wound, ...], int, int]:
+    found = _WOUND_FIGURES.get(id(wounds))
+    if found is None or found[0] is not wounds:
+        found = (wounds, sum(map(_NOTCHES, wounds)), max(map(_ID, wounds), default=0))
+        _remember_figures(found)
+    return found
+
+
+def _remember_figures(found: tuple[tuple[Wound, ...], int, int]) -> None:
+    if len(_WOUND_FIGURES) >= 256:  # a GM's table of many creatures: keep the latest few
+        _WOUND_FIGURES.clear()
+    _WOUND_FIGURES[id(found[0])] = found
+
+
 def trauma(sheet: SeveriteSheet) -> int:
     """Notches filled: what every wound still holds in the gauge."""
-    return sum(map(_NOTCHES, sheet.wounds))
+    return _figures(sheet.wounds)[1]
+
+
+def last_wound_id(sheet: SeveriteSheet) -> int:
+    """The highest wound number on the sheet (0 without wounds)."""
+    return _figures(sheet.wounds)[2]
+
+
+def with_wound(sheet: SeveriteSheet, wound: Wound) -> SeveriteSheet:
+    """``sheet`` with ``wound`` added last (its figures known from the sheet's)."""
+    _, notches, last = _figures(sheet.wounds)
+    wounds = (*sheet.wounds, wound)
+    _remember_figures((wounds, notches + wound.notches, max(last, wound.id)))
+    return evolve(sheet, wounds=wounds)
 
 
 class Grid:
@@ -322,6 +359,7 @@ def _lower_gauge(
         return sheet, 0
     healed: list[Wound] = []
     wounds: list[Wound] = []
+    _, notches_before, last = _figures(sheet.wounds)
     for wound in sheet.wounds:
         wid = wound.id
         if wid in gone:
@@ -330,5 +368,9 @@ def _lower_gauge(
             wounds.append(evolve(wound, notches=lowered[wid]))
         else:
             wounds.append(wound)
-    sheet = evolve(sheet, wounds=tuple(wounds))
+    kept = tuple(wounds)
+    # A wound that leaves had no notch left (lowered to 0, or ``only`` at 0): the gauge lost what was taken.
+    highest = last if last not in gone else max(map(_ID, kept), default=0)
+    _remember_figures((kept, notches_before - (count - left), highest))
+    sheet = evolve(sheet, wounds=kept)
     return _heal_away(sheet, healed, rs, ctx, removed=True), count - left

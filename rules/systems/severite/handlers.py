@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from operator import attrgetter
-
 from rules.actions import ClearConditions, Damage, Heal, SetCondition
 from rules.errors import Refused
 from rules.model import Context, construct, evolve, fmt_int, plural, signed
@@ -35,6 +33,7 @@ from rules.systems.severite.gauge import (
     _replace_wound,
     condition_label,
     grid,
+    last_wound_id,
     power_grade,
     protection,
     success_level,
@@ -43,13 +42,12 @@ from rules.systems.severite.gauge import (
     tier_text,
     trauma,
     unknown,
+    with_wound,
     wound_grade,
     wound_label,
 )
 from rules.systems.severite.sheet import MAX_NOTCHES, MAX_SEVERITY, MAX_WOUND_ID, MAX_WOUNDS, SeveriteSheet, Wound
 from rules.systems.severite.table import SeveriteRules, WoundGrade
-
-_ID = attrgetter("id")
 
 
 def _tenacity_roll(sheet: SeveriteSheet, rs: SeveriteRules, ctx: Context, psychological: bool) -> tuple[int, str]:
@@ -184,7 +182,7 @@ def _add_wound(
         handicap = rs.fatal.crippled_handicap
     if len(sheet.wounds) >= MAX_WOUNDS:
         raise Refused(f"La fiche compte déjà {MAX_WOUNDS} blessures : effacez celles qui n'ont plus lieu d'être.")
-    wound_id = max(map(_ID, sheet.wounds), default=0) + 1
+    wound_id = last_wound_id(sheet) + 1
     if wound_id > MAX_WOUND_ID:
         raise Refused("Numéros de blessure épuisés : renumérotez les blessures de la fiche.")
     before = trauma(sheet)
@@ -204,7 +202,7 @@ def _add_wound(
         note=note,
     )
     after = before + wound.notches
-    sheet = evolve(sheet, wounds=(*sheet.wounds, wound))
+    sheet = with_wound(sheet, wound)
     ctx.event("wound")
     ctx.say(
         f"Blessure {grade.label}{where} : {signed(wound.notches)} {'crans' if wound.notches > 1 else 'cran'} "
