@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import Field, TypeAdapter, ValidationError
 
+from rules import timers
 from rules.actions import (
     Action,
     AdvanceTime,
@@ -90,6 +91,7 @@ if TYPE_CHECKING:
         WillTest,
         WoundRisk,
     )
+from rules.timers import Countdown, format_clock
 
 # --- d20 (seed 001): section owned by the d20 system work ------------------------------------------
 # isort: split
@@ -269,9 +271,9 @@ def check_sheet(sheet: Sheet, rules_table: Any = None) -> Sheet:
 def _checked(sheet: Sheet, rules_table: Any, prefix: str) -> Sheet:
     """``sheet`` if its system's ``check`` finds nothing wrong under ``rules_table`` (default: shipped)."""
     sys_ = REGISTRY[sheet.system]
-    if sys_.check is None:
-        return sheet
-    problems = sys_.check(sheet, rules_table if rules_table is not None else sys_.ruleset())
+    table = rules_table if rules_table is not None else sys_.ruleset()
+    problems = list(sys_.check(sheet, table)) if sys_.check is not None else []
+    problems += timers.problems(sheet, table)  # the states put for a while: the same for every system
     if not problems:
         return sheet
     lines = [f"{location_text(loc)} : {text}" if location_text(loc) else text for loc, text in problems]
@@ -365,14 +367,20 @@ def sheet_to_data(sheet: Sheet) -> dict[str, Any]:
 
 
 def _edit(sheet: Sheet, action: Edit, ctx: Context, sys_: System) -> Sheet:
-    forbidden = {"system"} & set(action.changes)
+    changes = dict(action.changes)
+    # The states put for a while are the facade's (rules/timers.py): edited after the system's own
+    # fields, so no system sees a field it does not know.
+    timed = changes.pop("condition_timers", _UNSET)
+    if not changes and timed is not _UNSET:
+        return _checked(_edit_timers(sheet, timed, ctx, sys_), ctx.ruleset, "Valeur refusée : ")
+    forbidden = {"system"} & set(changes)
     if forbidden:
         raise Refused("Le système d'une fiche ne se change pas.")
-    unknown = [k for k in action.changes if k not in sys_.sheet_type.model_fields]
+    unknown = [k for k in changes if k not in sys_.sheet_type.model_fields]
     if unknown:
         raise Refused("Champ inconnu : " + ", ".join(f"« {k} »" for k in unknown) + ".")
     data = sheet.model_dump()
-    data.update(action.changes)
+    data.update(changes)
     if sys_.prepare_edit is not None:
         data = sys_.prepare_edit(sheet, data)
     try:
@@ -382,7 +390,7 @@ def _edit(sheet: Sheet, action: Edit, ctx: Context, sys_: System) -> Sheet:
         lines = describe_validation_error(exc, labels=sys_.field_labels)
         raise SheetError("Valeur refusée : " + " ; ".join(lines), lines) from None
     labels: dict[str, str] | None = None
-    for key in action.changes:
+    for key in changes:
         before, after = getattr(sheet, key), getattr(new, key)
         if before == after:
             continue
@@ -395,7 +403,26 @@ def _edit(sheet: Sheet, action: Edit, ctx: Context, sys_: System) -> Sheet:
         ctx.say(line)
     if sys_.after_edit is not None:
         new = sys_.after_edit(sheet, new, ctx.ruleset, ctx)
+    if timed is not _UNSET:
+        new = _edit_timers(new, timed, ctx, sys_)
     return _checked(new, ctx.ruleset, "Valeur refusée : ")
+
+
+_UNSET: Any = object()
+
+
+def _edit_timers(sheet: Sheet, value: Any, ctx: Context, sys_: System) -> Sheet:
+    """``Edit(changes={"condition_timers": …})``: validated as the sheet's field, journaled with labels."""
+    data = sheet.model_dump()
+    data["condition_timers"] = value
+    try:
+        new = sys_.sheet_type.model_validate(data, context={"rules_table": ctx.ruleset})
+    except ValidationError as exc:
+        lines = describe_validation_error(exc)
+        raise SheetError("Valeur refusée : " + " ; ".join(lines), lines) from None
+    if new.condition_timers != sheet.condition_timers:
+        ctx.say(timers.edit_line(sheet.condition_timers, new.condition_timers, ctx.ruleset))
+    return evolve(sheet, condition_timers=new.condition_timers)
 
 
 def _show(value: Any) -> str:
@@ -422,16 +449,37 @@ def _apply(sheet: Sheet, action: Action, rng: random.Random | None, table: Any) 
     sys_ = _LOADED.get(sheet.system) or system(sheet.system)
     ctx = Context(rng, table, action.rolls)
     handler = sys_.handlers.get(type(action))
-    if handler is not None:
-        new = handler(sheet, action, ctx)
-    elif action.kind == "edit":
+    if handler is None:
+        if action.kind != "edit":
+            raise Refused(f"« {action.title()} » n'existe pas dans les règles {sys_.label}.")
         assert isinstance(action, Edit)
         new = _edit(sheet, action, ctx, sys_)
+    # States put for a while (rules/timers.py): one mechanism around every system's handlers.
+    elif isinstance(action, SetCondition):
+        timers.check(action, table, sys_.handlers)
+        new = timers.after_set_condition(handler(sheet, action, ctx), action, ctx)
+    elif isinstance(action, AdvanceTime) and new_timers(sheet):
+        new = timers.advance(sheet, action, ctx, handler, sys_.handlers, table)
     else:
-        raise Refused(f"« {action.title()} » n'existe pas dans les règles {sys_.label}.")
+        new = handler(sheet, action, ctx)
+    if new_timers(new):
+        conflict_over = action.kind == "end_conflict"
+        if new.clock != sheet.clock or conflict_over or new is not sheet:
+            new = timers.expire(new, ctx, sys_.handlers, conflict_over=conflict_over)
     if sys_.after_action is not None:
         new = sys_.after_action(new, action)
     return ctx.finish(new)
+
+
+def new_timers(sheet: Sheet) -> bool:
+    """Whether ``sheet`` has states put for a while (``rules.timers``)."""
+    return bool(getattr(sheet, "condition_timers", ()))
+
+
+def countdowns(sheet: Sheet, rules_table: Any = None) -> tuple[timers.Countdown, ...]:
+    """What counts down on ``sheet`` (timed states, the systems' own waits), each in French."""
+    table = rules_table if rules_table is not None else system(sheet.system).ruleset()
+    return timers.countdowns(sheet, table)
 
 
 def apply(sheet: Sheet, action: Action, rng: random.Random | None = None, rules_table: Any = None) -> Outcome:
@@ -524,6 +572,7 @@ __all__ = [
     "ClearConditions",
     "ConditionGroupInfo",
     "ConditionInfo",
+    "Countdown",
     "Damage",
     "Derived",
     "Edit",
@@ -553,11 +602,13 @@ __all__ = [
     "apply",
     "build_action",
     "check_sheet",
+    "countdowns",
     "demo_sheet",
     "derive",
     "describe",
     "dice_range",
     "evolve",
+    "format_clock",
     "load_rules_table",
     "new_sheet",
     "os_reason",

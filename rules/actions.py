@@ -132,14 +132,26 @@ class LoseTemporary(Action):
 
 
 class SetCondition(Action):
-    """Put a state on (``active``) or take it off."""
+    """Put a state on (``active``) or take it off.
+
+    A state put for a while ends on its own (``rules/timers.py``): ``duration`` × ``unit`` (one of the
+    system's time units), or ``until_conflict_end`` (« jusqu'à la fin du Conflit »).
+    """
 
     kind: Literal["set_condition"] = "set_condition"
     condition: str = Field(max_length=60)
     active: bool = True
+    duration: int | None = Field(None, ge=1, le=MAX_TIME_COUNT)
+    unit: str | None = Field(None, max_length=20)
+    until_conflict_end: bool = False
 
     def title(self) -> str:
-        return f"État {self.condition} {'ajouté' if self.active else 'retiré'}"
+        title = f"État {self.condition} {'ajouté' if self.active else 'retiré'}"
+        if self.duration is not None:
+            title += f" pour {self.duration} {self.unit or ''}".rstrip()
+        elif self.until_conflict_end:
+            title += " jusqu'à la fin du Conflit"
+        return title
 
 
 class ClearConditions(Action):

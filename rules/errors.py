@@ -83,6 +83,12 @@ FIELD_LABELS: dict[str, str] = {
     "dice": "dés à dépenser",
     "interrupted": "interrompu",
     "ate_and_drank": "a bu et mangé",
+    # States put for a while (``rules.timers``).
+    "condition_timers": "durées des états",
+    "ends_at": "fin",
+    "label": "durée",
+    "duration": "durée",
+    "until_conflict_end": "jusqu'à la fin du Conflit",
 }
 
 

@@ -30,6 +30,20 @@ class Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", validate_default=False)
 
 
+MAX_TIMERS = 40
+
+
+class ConditionTimer(Frozen):
+    """A state put for a while (``rules/timers.py``): it ends when the clock reaches ``ends_at``
+    (seconds), or at the end of the Conflict when ``ends_at`` is None. ``unit`` and ``label`` say how
+    its length was given (« 3 rounds »), for the countdown and the journal."""
+
+    condition: str = Field(min_length=1, max_length=60)
+    ends_at: int | None = Field(None, ge=0, le=MAX_CLOCK)
+    unit: str = Field("", max_length=20)
+    label: str = Field("", max_length=80)
+
+
 class SheetBase(Frozen):
     """What every character sheet has, whatever its system."""
 
@@ -41,6 +55,8 @@ class SheetBase(Frozen):
     is_npc: bool = False
     # In-game time elapsed for this character, in seconds; drives rests and timed rules.
     clock: int = Field(0, ge=0, le=MAX_CLOCK)
+    # States that end on their own as the clock moves (issue 10 item 23); empty in older files.
+    condition_timers: tuple[ConditionTimer, ...] = Field((), max_length=MAX_TIMERS)
 
 
 S = TypeVar("S", bound=BaseModel)

@@ -46,11 +46,48 @@ class _FrenchParser(argparse.ArgumentParser):
         self.exit(2, f"{self.format_usage()}sheet-app : erreur : {message}\n")
 
 
+# argparse's own messages (it looks them up through gettext), in French.
+ARGPARSE_FR = {
+    "unrecognized arguments: %s": "arguments non reconnus : %s",
+    "the following arguments are required: %s": "arguments obligatoires manquants : %s",
+    "expected one argument": "un argument est attendu",
+    "expected at most one argument": "un argument au plus est attendu",
+    "expected at least one argument": "au moins un argument est attendu",
+    "ambiguous option: %(option)s could match %(matches)s": "option ambiguë : %(option)s peut désigner %(matches)s",
+    "argument %(argument_name)s: %(message)s": "argument %(argument_name)s : %(message)s",
+    "invalid choice: %(value)r (choose from %(choices)s)": "choix invalide : %(value)r (choisir parmi %(choices)s)",
+    "invalid %(type)s value: %(value)r": "valeur invalide (%(type)s) : %(value)r",
+    "not allowed with argument %s": "incompatible avec l'argument %s",
+    "ignored explicit argument %r": "argument explicite ignoré : %r",
+    "show this help message and exit": "affiche cette aide",
+    "usage: ": "utilisation : ",
+    "options": "options",
+    "positional arguments": "arguments",
+    "%(prog)s: error: %(message)s\n": "%(prog)s : erreur : %(message)s\n",
+}
+
+
+def _french(message: str) -> str:
+    return ARGPARSE_FR.get(message, message)
+
+
+def _french_n(singular: str, plural: str, count: int) -> str:
+    if singular == "expected %s argument":
+        return "%s argument attendu" if count == 1 else "%s arguments attendus"
+    return _french(singular if count == 1 else plural)
+
+
 def parse(argv: list[str]) -> argparse.Namespace:
     parser = _FrenchParser(prog="sheet-app", add_help=False)
     parser.add_argument("-h", "--help", action="help")
     parser.add_argument("files", nargs="*")
-    return parser.parse_args(argv)
+    # argparse calls its module's ``_`` / ``ngettext`` when it builds a message: French while parsing.
+    saved = argparse._, argparse.ngettext  # type: ignore[attr-defined]
+    argparse._, argparse.ngettext = _french, _french_n  # type: ignore[attr-defined]
+    try:
+        return parser.parse_args(argv)
+    finally:
+        argparse._, argparse.ngettext = saved  # type: ignore[attr-defined]
 
 
 def ensure_platform() -> bool:
@@ -90,16 +127,88 @@ def check(paths: list[str]) -> int:
     return 1 if bad else 0
 
 
-def install_translations(app: Any) -> None:
-    """Qt's own French texts (standard dialogs, context menus of text fields)."""
+# Strings of Qt's own dialogs that the shipped ``qtbase_fr`` catalogue lacks in this Qt version (its
+# entries are for « Look in: », Qt now asks for « &Look in: »): without them the file dialogs said
+# « Look in » and « Files of type » (issue 10 item 18). ``tests/app/test_french.py`` lists what the file
+# dialogs show and finds no English.
+QT_GAPS = {
+    ("QFileDialog", "&Look in:"): "&Voir dans :",
+    ("QFileDialog", "Files of &type:"): "Fichiers de &type :",
+}
+
+
+def _gaps_translator(app: Any) -> Any:
+    from PySide6.QtCore import QTranslator
+
+    class QtGaps(QTranslator):
+        def translate(self, context: str, source: str, disambiguation: str | None = None, n: int = -1) -> Any:
+            # None (a null string) lets Qt ask the next translator; "" would translate every text to "".
+            return QT_GAPS.get((context, source))
+
+        def isEmpty(self) -> bool:
+            return False
+
+    return QtGaps(app)
+
+
+def install_translations(app: Any) -> list[Any]:
+    """Qt's own French texts (file dialogs, message box buttons, context menus of text fields), from the
+    ``qtbase_fr`` catalogue shipped in PySide6-Essentials' ``Qt/translations``; the translators installed."""
     from PySide6.QtCore import QLibraryInfo, QLocale, QTranslator
 
     QLocale.setDefault(QLocale(QLocale.Language.French, QLocale.Country.France))
     folder = QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
+    installed = []
     for name in ("qtbase_fr",):
         translator = QTranslator(app)
         if translator.load(name, folder):
             app.installTranslator(translator)
+            installed.append(translator)
+        else:
+            sys.stderr.write(f"Traductions de Qt introuvables ({name} dans {folder}) : boîtes en anglais.\n")
+    gaps = _gaps_translator(app)
+    app.installTranslator(gaps)  # installed last: asked first, answers only for its few strings
+    installed.append(gaps)
+    return installed
+
+
+def configure_logging() -> Path | None:
+    """Warnings and bugs go to a small rotating log in the user's data folder (named by the guard's
+    French message); None if it cannot be opened (then stderr only)."""
+    import logging
+    from logging.handlers import RotatingFileHandler
+
+    from sheet_app.settings import data_dir
+    from ui.common import guard
+
+    path = data_dir() / "sheet_app.log"
+    root = logging.getLogger()
+    root.setLevel(logging.INFO)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handler: logging.Handler = RotatingFileHandler(path, maxBytes=1_000_000, backupCount=2, encoding="utf-8")
+    except OSError:
+        return None
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root.addHandler(handler)
+    guard.log_path = str(path)
+    return path
+
+
+def install_excepthook() -> None:
+    """The last net under the guards: an exception that still reaches Qt is logged and told in French."""
+    from ui.common import guard
+
+    def hook(kind: type[BaseException], value: BaseException, tb: Any) -> None:
+        if issubclass(kind, KeyboardInterrupt):
+            sys.__excepthook__(kind, value, tb)
+            return
+        try:
+            raise value.with_traceback(tb)
+        except Exception:
+            guard.report("sys.excepthook")
+
+    sys.excepthook = hook
 
 
 def run(argv: list[str]) -> int:
@@ -124,6 +233,8 @@ def run(argv: list[str]) -> int:
     QApplication.setApplicationName("sheet_app")
     QApplication.setApplicationDisplayName("Fiche de personnage")
     install_translations(app)
+    configure_logging()
+    install_excepthook()
     store = AutosaveStore()  # one per app; its lock says « this session is alive » until we quit
     try:
         window = MainWindow(store=store)
@@ -135,14 +246,16 @@ def run(argv: list[str]) -> int:
 
 
 def start(window: Any, files: list[Path]) -> None:
-    """Offer what a crash left, then open ``files``; without any, the last session's sheets, or the
-    welcome screen."""
-    recovered = window.recover_autosaves()
+    """Offer what a crash left, then open ``files``; without any, the last session's documents. The
+    welcome tab stays only when no document opened."""
+    window.recover_autosaves()
     if files:
         window.open_paths(files)
-        return
-    last = [p for p in window.settings.last_session() if p.exists()]
-    if last:
-        window.open_paths(last)
-    elif not recovered:
+    else:
+        last = [p for p in window.settings.last_session() if p.exists()]
+        if last:
+            window.open_paths(last)
+    if window.docs:
+        window.hide_welcome()
+    else:
         window.show_welcome()

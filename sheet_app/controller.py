@@ -22,8 +22,8 @@ from PySide6.QtWidgets import QWidget
 
 from sheet_app import files
 from sheet_app.autosave import AutosaveEntry, AutosaveStore
-from sheet_app.settings import Settings, documents_dir
-from ui.common import prompts
+from sheet_app.settings import Settings, start_folder
+from ui.common import guard, prompts
 from ui.sheet.viewmodel import SheetViewModel
 from ui.table.state import TableState
 from ui.table.viewmodel import TableViewModel, state_from
@@ -35,8 +35,10 @@ HEARTBEAT_MS = 5_000
 
 @dataclass(eq=False)
 class OpenSheet:
-    """One open sheet: its view-model, and the file it came from (None until first saved).
+    """One open document (a sheet): its view-model, and the file it came from (None until first saved).
 
+    A document without a file is always « modified » (closing or quitting asks, the autosave keeps
+    it), except an untouched demo copy, which the shipped file already holds.
     ``differs_from_file``: the sheet at the undo stack's clean point is not what the file holds (a
     sheet recovered from an autosave): modified until saved. ``autosave_key``: its copy in the
     autosave store under this app's key, if one was made; ``autosaved``: the (sheet, journal) the
@@ -52,6 +54,7 @@ class OpenSheet:
     differs_from_file: bool = False
     autosave_key: str | None = None
     autosaved: tuple[Any, tuple[str, ...]] | None = None
+    demo: bool = False
     recovered_from: AutosaveEntry | None = None
     confirm_path: bool = False
 
@@ -61,9 +64,9 @@ class OpenSheet:
         return self.vm.sheet.name or (self.path.name if self.path else "Sans nom")
 
     def is_modified(self) -> bool:
-        return (
-            self.differs_from_file or not self.vm.undo_stack.isClean() or (self.path is None and self.vm.journal != ())
-        )
+        if self.differs_from_file or not self.vm.undo_stack.isClean():
+            return True
+        return self.path is None and not self.demo
 
     def document(self) -> files.Document:
         house = [self.vm.house] if self.vm.house is not None else []
@@ -182,12 +185,21 @@ class DocumentController(QObject):
         super().__init__(parent)
         self.settings = settings
         self.rng = rng
-        self.last_folder = documents_dir()
+        self.last_folder = start_folder(settings)
 
     def new(
-        self, sheet: Any, journal: tuple[str, ...] = (), parent: QObject | None = None, house: Any = None
+        self,
+        sheet: Any,
+        journal: tuple[str, ...] = (),
+        parent: QObject | None = None,
+        house: Any = None,
+        *,
+        demo: bool = False,
     ) -> OpenSheet:
-        return OpenSheet(SheetViewModel(sheet, rng=self.rng, journal=journal, house=house, parent=parent))
+        """A document without a file; ``house``: the house rules it plays by; ``demo``: a copy of a shipped
+        demo (unmodified until changed)."""
+        vm = SheetViewModel(sheet, rng=self.rng, journal=journal, house=house, parent=parent)
+        return OpenSheet(vm, demo=demo)
 
     def new_table(self, state: TableState | None = None, parent: QObject | None = None) -> OpenTable:
         return OpenTable(TableViewModel(state, rng=self.rng, parent=parent))
@@ -355,14 +367,21 @@ class DocumentController(QObject):
         self.reloaded.emit(doc)
         return doc
 
-    def close(self, doc: OpenDocument, window: QWidget | None) -> bool:
-        """Whether ``doc`` may close (asks about unsaved changes; saving may be cancelled)."""
+    def may_close(self, doc: OpenDocument, window: QWidget | None) -> bool:
+        """Whether ``doc`` may close: asks about unsaved changes (« Enregistrer » saves; cancelling the
+        question or the save keeps it open). Nothing is closed here."""
         if doc.is_modified():
             answer = prompts.save_changes(window, doc.display_name())
             if answer is None:
                 return False
             if answer == "save" and not self.save(doc, window):
                 return False
+        return True
+
+    def close(self, doc: OpenDocument, window: QWidget | None) -> bool:
+        """Whether ``doc`` may close (asks about unsaved changes; saving may be cancelled)."""
+        if not self.may_close(doc, window):
+            return False
         self.closed.emit(doc)
         return True
 
@@ -392,13 +411,13 @@ class Autosaver(QObject):
         self.timer = QTimer(self)
         self.timer.setObjectName("autosaveTimer")
         self.timer.setInterval(interval_ms)
-        self.timer.timeout.connect(self.save_all)
+        guard.connect(self.timer.timeout, self.save_all)
         # The session says it is alive every few seconds (``AutosaveStore.heartbeat``): after a crash,
         # its copies are offered even if another window saved their file in the meantime.
         self.heartbeat = QTimer(self)
         self.heartbeat.setObjectName("autosaveHeartbeat")
         self.heartbeat.setInterval(min(interval_ms, HEARTBEAT_MS))
-        self.heartbeat.timeout.connect(store.heartbeat)
+        guard.connect(self.heartbeat.timeout, store.heartbeat)
         self.last_saved: datetime | None = None
 
     def start(self) -> None:

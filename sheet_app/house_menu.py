@@ -26,7 +26,7 @@ from PySide6.QtWidgets import QFileDialog, QInputDialog, QMenu, QWidget
 import rules
 from rules import house as rhouse
 from sheet_app import files
-from ui.common import prompts
+from ui.common import guard, prompts
 
 log = logging.getLogger(__name__)
 
@@ -100,12 +100,12 @@ class HouseRulesCommands(QObject):
     def __init__(self, window: Any, menu: QMenu) -> None:
         super().__init__(window)
         self.window = window
-        self.menu = QMenu(_tr("Règles &maison"), window)
+        self.menu = QMenu(_tr("R&ègles maison"), window)  # every letter of the words is taken in « Table »
         self.menu.setObjectName("houseRulesMenu")
         self.act_export = self._action(_tr("&Exporter les règles de base…"), self.export_base, "actHouseExport")
         self.act_export.setToolTip(_tr("Écrit la table de règles du système en TOML commenté, à modifier."))
         self.act_export_house = self._action(
-            _tr("Exporter les règles maison &en vigueur…"), self.export_current, "actHouseExportCurrent"
+            _tr("Exporter les règles maison en &vigueur…"), self.export_current, "actHouseExportCurrent"
         )
         self.act_export_house.setToolTip(
             _tr("Écrit les règles maison du document (qu'il embarque) en TOML commenté, à modifier à nouveau.")
@@ -117,25 +117,16 @@ class HouseRulesCommands(QObject):
             self.menu.addAction(action)
         menu.addSeparator()
         menu.addMenu(self.menu)
-        self.menu.aboutToShow.connect(self.update)
-        window.tabs.currentChanged.connect(lambda _index: self.update())
+        guard.connect(self.menu.aboutToShow, self.update)
+        guard.connect(window.tabs.currentChanged, lambda _index: self.update())
         self.update()
 
     def _action(self, text: str, slot: Any, name: str) -> QAction:
         action = QAction(text, self.window)
         action.setObjectName(name)
-        action.triggered.connect(lambda _checked=False: self._guarded(slot))
+        guard.connect(action.triggered, lambda _checked=False: slot())
         self.window.addAction(action)
         return action
-
-    def _guarded(self, slot: Any) -> None:
-        try:
-            slot()
-        except Exception:  # a bug here must not escape into Qt: say it, log it, change nothing
-            log.exception("house rules command failed")
-            prompts.show_error(
-                self.window, _tr("Règles maison"), _tr("Erreur interne : rien n'a changé (le détail est journalisé).")
-            )
 
     # --- the document of the current tab -----------------------------------------------------------
 

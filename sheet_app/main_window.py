@@ -12,9 +12,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QSize, Qt
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QUndoGroup
-from PySide6.QtWidgets import QLabel, QMainWindow, QMenu, QStackedWidget, QTabWidget, QWidget
+from PySide6.QtCore import QRect, QSize, Qt
+from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QKeySequence, QUndoGroup
+from PySide6.QtWidgets import (
+    QFrame,
+    QLabel,
+    QMainWindow,
+    QMenu,
+    QScrollArea,
+    QTabBar,
+    QTabWidget,
+    QWidget,
+)
 
 import rules
 from sheet_app import files
@@ -24,7 +33,9 @@ from sheet_app.house_menu import HouseRulesCommands
 from sheet_app.print_menu import PrintCommands
 from sheet_app.settings import Settings, examples_dir
 from sheet_app.welcome import NewSheetDialog, WelcomePage
-from ui.common import prompts
+from ui.common import guard, plain_text, prompts, wheel
+from ui.common.help import HelpDialog
+from ui.common.shortcuts import WindowShortcutsWin
 from ui.sheet.sheet_view import SheetView
 from ui.table.binding import RowSheetViewModel
 from ui.table.table_view import TableView
@@ -44,6 +55,11 @@ class CreatureTab:
 APP_TITLE = "Fiche de personnage"
 
 
+def plain_mnemonic(text: str) -> str:
+    """A name shown where ``&`` marks a shortcut (tab titles, menu entries): « Bob & Alice » stays so."""
+    return text.replace("&", "&&")
+
+
 class MainWindow(QMainWindow):
     def __init__(
         self,
@@ -55,6 +71,8 @@ class MainWindow(QMainWindow):
     ) -> None:
         """``store``: the app's one autosave store (the window makes its own, and closes it, without)."""
         super().__init__(parent)
+        self._quitting = False
+        self._welcome_asked = False
         self.settings = settings if settings is not None else Settings()
         self.rng = rng if rng is not None else random.Random()
         self.controller = DocumentController(self.settings, self.rng, self)
@@ -77,33 +95,74 @@ class MainWindow(QMainWindow):
         self.tabs.setDocumentMode(True)
         self.tabs.setTabsClosable(True)
         self.tabs.setMovable(True)
-        self.tabs.tabCloseRequested.connect(lambda i: self.close_view(self.tabs.widget(i)))
-        self.tabs.currentChanged.connect(self._on_current_changed)
+        guard.connect(self.tabs.tabCloseRequested, self._close_tab)
+        guard.connect(self.tabs.currentChanged, self._on_current_changed)
         self.welcome = WelcomePage()
-        self.welcome.new_form.created.connect(self.add_new_sheet)
-        self.welcome.open_requested.connect(self.open_dialog)
-        self.welcome.path_chosen.connect(lambda p: self.open_paths([p]))
-        self.welcome.demo_chosen.connect(self.open_demo)
-        self.welcome.table_requested.connect(self.new_table)
-        self.stack = QStackedWidget()
-        self.stack.addWidget(self.welcome)
-        self.stack.addWidget(self.tabs)
-        self.setCentralWidget(self.stack)
+        guard.connect(self.welcome.new_form.created, self.add_new_sheet)
+        guard.connect(self.welcome.open_requested, self.open_dialog)
+        guard.connect(self.welcome.path_chosen, lambda p: self.open_paths([p]))
+        guard.connect(self.welcome.demo_chosen, self.open_demo)
+        guard.connect(self.welcome.table_requested, self.new_table)
+        # The welcome page scrolls: a system with many fields never grows the window past the screen.
+        self.welcome_area = QScrollArea()
+        self.welcome_area.setObjectName("welcomeArea")
+        self.welcome_area.setWidget(self.welcome)
+        self.welcome_area.setWidgetResizable(True)
+        self.welcome_area.setFrameShape(QFrame.Shape.NoFrame)
+        # The welcome page is a tab like the documents (issue 10 item 17): Affichage › Accueil brings
+        # it back without hiding anything; it goes when the user closes it (never while alone).
+        self.setCentralWidget(self.tabs)
         self._build_actions()
         self._build_menus()
+        self.shortcuts_win = WindowShortcutsWin(self, self.actions())
         self.refresh_recent()
+        self.show_welcome()
         geometry = self.settings.geometry()
         if geometry is None or not self.restoreGeometry(geometry):
-            self.resize(1280, 800)
+            self.resize(self.first_size())
+        self._fit_screen()
         self.autosave_status = QLabel()
         self.autosave_status.setObjectName("autosaveStatus")
         self.statusBar().addPermanentWidget(self.autosave_status)
         self._update_title()
         self._update_actions()
+        guard.set_reporter(self._report_bug)
+        wheel.install()
+        plain_text.install()
         self.autosaver.start()
 
+    def _report_bug(self, message: str) -> None:
+        """The guard's French message: in the current sheet's message bar, else in a box."""
+        view = self.current_view()
+        if view is not None and self.isVisible():
+            view.messages.show_message(message, "error")
+        else:
+            prompts.show_error(self, self.tr("Erreur interne"), message)
+
     def sizeHint(self) -> QSize:
-        return QSize(1280, 800)
+        return self.first_size()
+
+    def _available(self) -> QRect | None:
+        screen = self.screen() or QGuiApplication.primaryScreen()
+        return screen.availableGeometry() if screen is not None else None
+
+    def first_size(self) -> QSize:
+        """1280×800, or less on a smaller screen: the screen's available space, minus the frame a
+        window manager adds (issue 10 item 12)."""
+        available = self._available()
+        if available is None:
+            return QSize(1280, 800)
+        return QSize(min(1280, available.width() - 16), min(800, available.height() - 40))
+
+    def _fit_screen(self) -> None:
+        """A restored geometry from a bigger screen is brought back within this one."""
+        available = self._available()
+        if available is None:
+            return
+        width = min(self.width(), available.width())
+        height = min(self.height(), available.height())
+        if (width, height) != (self.width(), self.height()):
+            self.resize(width, height)
 
     # --- actions and menus ----------------------------------------------------------------------------
 
@@ -114,7 +173,7 @@ class MainWindow(QMainWindow):
                 action.setShortcuts(shortcut)
             else:
                 action.setShortcut(shortcut)
-        action.triggered.connect(slot)
+        guard.connect(action.triggered, slot)
         if name:
             action.setObjectName(name)
         self.addAction(action)
@@ -154,8 +213,14 @@ class MainWindow(QMainWindow):
         self.act_journal = self._action(
             self.tr("Aller au &journal"), lambda: self._focus("journal"), key("Ctrl+J"), "actJournal"
         )
-        self.act_welcome = self._action(self.tr("&Accueil"), self.show_welcome, None, "actWelcome")
+        self.act_welcome = self._action(self.tr("&Accueil"), lambda: self.show_welcome(asked=True), None, "actWelcome")
         self.act_about = self._action(self.tr("À &propos"), self.about, None, "actAbout")
+        self.act_help = self._action(self.tr("&Guide de la fiche"), self.show_help, key("F1"), "actHelp")
+        self.act_search = self._action(
+            self.tr("&Chercher dans le journal"), lambda: self._focus("search"), key("Ctrl+F"), "actSearch"
+        )
+        self.act_export = self._action(self.tr("Exporter le &journal…"), self.export_journal, None, "actExport")
+        self.help_dialog: HelpDialog | None = None
 
     def _build_menus(self) -> None:
         bar = self.menuBar()
@@ -168,15 +233,16 @@ class MainWindow(QMainWindow):
         demo_menu = file_menu.addMenu(self.tr("Fiches de &démonstration"))
         for system_id in rules.SYSTEMS:
             action = demo_menu.addAction(rules.system_label(system_id))  # no system's rules loaded
-            action.triggered.connect(lambda _=False, s=system_id: self.open_demo(s))
+            guard.connect(action.triggered, lambda _=False, s=system_id: self.open_demo(s))
         file_menu.addSeparator()
         file_menu.addAction(self.act_save)
         file_menu.addAction(self.act_save_as)
+        file_menu.addAction(self.act_export)
         self.printing = PrintCommands(self, file_menu)  # Imprimer…, Exporter en PDF…, fiche vierge (issue 12)
         file_menu.addSeparator()
         file_menu.addAction(self.act_close)
         file_menu.addAction(self.act_quit)
-        edit_menu = bar.addMenu(self.tr("É&dition"))
+        edit_menu = bar.addMenu(self.tr("&Édition"))
         edit_menu.addAction(self.act_undo)
         edit_menu.addAction(self.act_redo)
         sheet_menu = bar.addMenu(self.tr("Fi&che"))
@@ -185,23 +251,25 @@ class MainWindow(QMainWindow):
         sheet_menu.addSeparator()
         sheet_menu.addAction(self.act_conditions)
         sheet_menu.addAction(self.act_journal)
+        sheet_menu.addAction(self.act_search)
         # Règles maison… (issue 18): the current sheet's, or a table's creatures' (also in « Table »).
         self.house_rules = HouseRulesCommands(self, sheet_menu)
-        self.table_menu = bar.addMenu(self.tr("&Table"))
+        self.table_menu = bar.addMenu(self.tr("Tab&le"))
         self.table_menu.setObjectName("tableMenu")
-        view_menu = bar.addMenu(self.tr("&Affichage"))
+        view_menu = bar.addMenu(self.tr("Aff&ichage"))
         view_menu.addAction(self.act_gm)
         view_menu.addAction(self.act_welcome)
-        help_menu = bar.addMenu(self.tr("Ai&de"))
+        help_menu = bar.addMenu(self.tr("Aid&e"))
+        help_menu.addAction(self.act_help)
         help_menu.addAction(self.act_about)
 
     def refresh_recent(self) -> None:
         self.recent_menu.clear()
         recent = self.settings.recent_files()
         for path in recent:
-            action = self.recent_menu.addAction(f"{path.name} — {path.parent}")
+            action = self.recent_menu.addAction(plain_mnemonic(f"{path.name} — {path.parent}"))
             action.setEnabled(path.exists())
-            action.triggered.connect(lambda _=False, p=path: self.open_paths([p]))
+            guard.connect(action.triggered, lambda _=False, p=path: self.open_paths([p]))
         if not recent:
             empty = self.recent_menu.addAction(self.tr("(aucune)"))
             empty.setEnabled(False)
@@ -247,10 +315,14 @@ class MainWindow(QMainWindow):
         view.titleChanged.connect(self._on_view_title)
         doc.vm.set_gm_view(self.act_gm.isChecked())
         index = self.tabs.insertTab(index, view, "")
+        if not self._welcome_asked:
+            self.hide_welcome()
+            index = self.tabs.indexOf(view)
+        self._update_welcome_tab()
         self._update_tab(view)
-        self.stack.setCurrentWidget(self.tabs)
         self.tabs.setCurrentIndex(index)
         self._update_actions()
+        self._save_session()
         return view
 
     def add_new_sheet(self, sheet: Any) -> DocumentView:
@@ -380,7 +452,7 @@ class MainWindow(QMainWindow):
             sheet, journal = doc.sheets[0], tuple(doc.journals[0]) if doc.journals else ()
         except files.FileProblem:
             sheet, journal = rules.demo_sheet(system_id), ()
-        return self.add_doc(self.controller.new(sheet, journal))
+        return self.add_doc(self.controller.new(sheet, journal, demo=True))
 
     def close_view(self, view: QWidget | None) -> bool:
         if isinstance(view, SheetView) and view in self.creature_tabs:
@@ -398,7 +470,7 @@ class MainWindow(QMainWindow):
             self._close_creature_tabs(doc)
         self._remove_view(view)
         if not self.docs:
-            self.stack.setCurrentWidget(self.welcome)
+            self.show_welcome()
         self._update_title()
         self._update_actions()
         return True
@@ -409,7 +481,23 @@ class MainWindow(QMainWindow):
         view.unbind()
         self.tabs.removeTab(self.tabs.indexOf(view))
         view.deleteLater()
+        self._save_session()
+        self._update_welcome_tab()
         return doc
+
+    def open_documents(self) -> list[OpenDocument]:
+        """The open documents in tab order (a table's creature tabs belong to their table)."""
+        found = [self.tabs.widget(i) for i in range(self.tabs.count())]
+        return [self.docs[w] for w in found if w in self.docs]
+
+    def _save_session(self) -> None:
+        """The files of the open documents, written as tabs open, close and get saved: after a crash
+        they all come back (issue 10, item 3), not only those with an autosave. A quit writes the
+        list once, before its tabs close."""
+        if self._quitting:
+            return
+        self.settings.set_last_session([d.path for d in self.open_documents() if d.path is not None])
+        self.settings.sync()
 
     def view_of(self, doc: OpenDocument) -> DocumentView | None:
         return next((v for v, d in self.docs.items() if d is doc), None)
@@ -455,6 +543,7 @@ class MainWindow(QMainWindow):
             if tab.table is doc:
                 self._update_tab(view)
         self.refresh_recent()
+        self._save_session()
 
     def _on_reloaded(self, doc: OpenDocument) -> None:
         """The tab holds its file again (« Recharger »): no copy to keep, the title loses its mark."""
@@ -556,9 +645,48 @@ class MainWindow(QMainWindow):
             tab.vm.set_gm_view(on)
         self._update_title()
 
-    def show_welcome(self) -> None:
+    def show_welcome(self, asked: bool = False) -> None:
+        """The welcome tab, first of the tabs (added back if it was closed); the documents stay.
+
+        Shown because the window is empty, it makes way for the first document that opens; ``asked``
+        (Affichage › Accueil) it stays until the user closes it.
+        """
         self.refresh_recent()
-        self.stack.setCurrentWidget(self.welcome)
+        self._welcome_asked = self._welcome_asked or asked
+        if self.tabs.indexOf(self.welcome_area) < 0:
+            self.tabs.insertTab(0, self.welcome_area, self.tr("Accueil"))
+            self.tabs.setTabToolTip(0, self.tr("Nouvelle fiche, fichiers récents, démonstrations"))
+        self.tabs.setCurrentWidget(self.welcome_area)
+        self._update_welcome_tab()
+
+    def _update_welcome_tab(self) -> None:
+        """The welcome tab's close button only when documents are open (alone it stays)."""
+        index = self.tabs.indexOf(self.welcome_area)
+        if index < 0:
+            return
+        bar = self.tabs.tabBar()
+        for side in (QTabBar.ButtonPosition.RightSide, QTabBar.ButtonPosition.LeftSide):
+            button = bar.tabButton(index, side)
+            if button is not None:
+                button.setVisible(bool(self.docs))
+
+    def hide_welcome(self) -> None:
+        """Take the welcome tab away when documents are open (the start with the last session)."""
+        index = self.tabs.indexOf(self.welcome_area)
+        if index >= 0 and self.docs:
+            self.tabs.removeTab(index)
+            self._welcome_asked = False
+
+    def is_welcome_shown(self) -> bool:
+        return self.tabs.currentWidget() is self.welcome_area
+
+    def _close_tab(self, index: int) -> None:
+        widget = self.tabs.widget(index)
+        if widget is self.welcome_area:
+            if self.docs:  # alone, the welcome tab stays: the window is never empty
+                self.hide_welcome()
+            return
+        self.close_view(widget)
 
     def about(self) -> None:
         systems = ", ".join(rules.describe(s).label for s in rules.SYSTEMS)
@@ -573,7 +701,6 @@ class MainWindow(QMainWindow):
         view = self.current_view()
         if view is None:
             return
-        self.stack.setCurrentWidget(self.tabs)
         if isinstance(view, TableView) and mode == "temporary":
             view.bulk_dialog("temporary")  # temporary points never stack: the dialog asks how
             return
@@ -583,12 +710,28 @@ class MainWindow(QMainWindow):
         view = self.current_view()
         if view is None:
             return
-        self.stack.setCurrentWidget(self.tabs)
+        target: QWidget
         if isinstance(view, TableView):
-            target: QWidget = view.grid if what == "conditions" else view.journal
+            target = view.grid if what == "conditions" else view.journal
         else:
-            target = view.conditions.view if what == "conditions" else view.journal.view
+            targets = {"conditions": view.conditions.view, "journal": view.journal.view, "search": view.journal.search}
+            target = targets[what]
         target.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        if what == "search":
+            view.journal.search.selectAll()
+
+    def export_journal(self) -> None:
+        view = self.current_view()
+        if isinstance(view, SheetView):
+            view.journal.export()
+
+    def show_help(self) -> None:
+        """F1: the guide, beside the sheet (one window, brought back to the front)."""
+        if self.help_dialog is None:
+            self.help_dialog = HelpDialog(self)
+        self.help_dialog.show()
+        self.help_dialog.raise_()
+        self.help_dialog.activateWindow()
 
     # --- titles and states ---------------------------------------------------------------------------
 
@@ -643,13 +786,14 @@ class MainWindow(QMainWindow):
             tip = self.tr("{0} — fiche d'une créature de la table « {1} »").format(
                 rules.describe(tab.vm.sheet.system).label, tab.table.display_name()
             )
-            return f"{name} ⟵ {tab.table.display_name()}{mark}", tip
+            return plain_mnemonic(f"{name} ⟵ {tab.table.display_name()}{mark}"), tip
         doc = self.docs.get(view)  # type: ignore[call-overload]
         if doc is None:
             return None
         mark = " *" if doc.is_modified() else ""
         label = self._kind_label(doc)
-        return f"{doc.display_name()}{mark}", f"{label} — {doc.path or self.tr('pas encore enregistrée')}"
+        where = doc.path or self.tr("pas encore enregistrée")
+        return plain_mnemonic(f"{doc.display_name()}{mark}"), f"{label} — {where}"
 
     def _kind_label(self, doc: OpenDocument) -> str:
         if isinstance(doc, OpenTable):
@@ -693,6 +837,8 @@ class MainWindow(QMainWindow):
             self.act_temporary,
             self.act_conditions,
             self.act_journal,
+            self.act_search,
+            self.act_export,
         ):
             action.setEnabled(has)
         doc = self.current_doc()
@@ -703,6 +849,9 @@ class MainWindow(QMainWindow):
             self.act_temporary.setEnabled(view.vm.has("temporary"))
         else:
             self.act_temporary.setEnabled(False)
+        # The journal's search and export are the sheet's (a table has its own journal controls).
+        self.act_search.setEnabled(isinstance(view, SheetView))
+        self.act_export.setEnabled(isinstance(view, SheetView))
         self.act_close.setText(
             self.tr("&Fermer la table")
             if isinstance(doc, OpenTable) and view in self.docs
@@ -724,12 +873,30 @@ class MainWindow(QMainWindow):
 
     # --- closing -------------------------------------------------------------------------------------
 
+    def may_quit(self) -> bool:
+        """Ask about every modified document before anything closes: « Annuler » at any question (or a
+        save that does not happen) cancels the whole quit, with every document still open."""
+        for doc in self.open_documents():
+            view = self.view_of(doc)
+            if view is not None and doc.is_modified():
+                self.tabs.setCurrentWidget(view)
+                if not self.controller.may_close(doc, self):
+                    return False
+                self._after_save(doc)
+        return True
+
     def closeEvent(self, event: QCloseEvent) -> None:
-        session = [d.path for d in self.docs.values() if d.path is not None]
-        for view in list(self.docs):
-            if not self.close_view(view):
-                event.ignore()
-                return
+        if not self.may_quit():
+            event.ignore()
+            return
+        session = [d.path for d in self.open_documents() if d.path is not None]
+        self._quitting = True
+        for view, doc in list(self.docs.items()):
+            self.controller.closed.emit(doc)
+            if isinstance(doc, OpenTable):
+                self._close_creature_tabs(doc)
+            self._remove_view(view)
+        self._quitting = False
         self.settings.set_last_session(session)
         self.settings.set_geometry(self.saveGeometry())
         self.settings.sync()

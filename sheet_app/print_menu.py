@@ -17,7 +17,7 @@ from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QMenu
 
 from sheet_app import files
-from ui.common import prompts
+from ui.common import guard, prompts
 
 if TYPE_CHECKING:
     from ui.printing.blocks import Printout
@@ -52,20 +52,20 @@ class PrintCommands(QObject):
         self.act_print.setObjectName("actPrint")
         self.act_print.setShortcut(QKeySequence(QKeySequence.StandardKey.Print))
         self.act_print.setToolTip(self.tr("Aperçu puis impression du document de l'onglet courant."))
-        self.act_print.triggered.connect(self.print_current)
+        guard.connect(self.act_print.triggered, self.print_current)
         self.act_pdf = QAction(self.tr("E&xporter en PDF…"), window)
         self.act_pdf.setObjectName("actExportPdf")
-        self.act_pdf.triggered.connect(self.export_pdf)
+        guard.connect(self.act_pdf.triggered, self.export_pdf)
         self.act_blank = QAction(self.tr("Imprimer une fiche &vierge…"), window)
         self.act_blank.setObjectName("actPrintBlank")
-        self.act_blank.triggered.connect(self.print_blank)
+        guard.connect(self.act_blank.triggered, self.print_blank)
         for action in (self.act_print, self.act_pdf, self.act_blank):
             window.addAction(action)  # the shortcut works wherever the focus is
         menu.addSeparator()
         menu.addAction(self.act_print)
         menu.addAction(self.act_pdf)
         menu.addAction(self.act_blank)
-        self.paper_menu = menu.addMenu(self.tr("&Format du papier"))
+        self.paper_menu = menu.addMenu(self.tr("For&mat du papier"))
         self.paper_group = QActionGroup(self)
         self.paper_actions: dict[str, QAction] = {}
         for page, label in PAPERS:
@@ -73,11 +73,11 @@ class PrintCommands(QObject):
             action.setCheckable(True)
             action.setChecked(page == self.page)
             action.setObjectName(f"actPaper_{page}")
-            action.triggered.connect(lambda _=False, p=page: self.set_page(p))
+            guard.connect(action.triggered, lambda _=False, p=page: self.set_page(p))
             self.paper_group.addAction(action)
             self.paper_actions[page] = action
         menu.aboutToShow.connect(self.update)
-        window.tabs.currentChanged.connect(lambda _index: self.update())
+        guard.connect(window.tabs.currentChanged, lambda _index: self.update())
         self.update()
 
     # --- what to print ---------------------------------------------------------------------------
@@ -146,8 +146,9 @@ class PrintCommands(QObject):
         return path
 
     def print_blank(self) -> bool:
-        current = self.window.current_doc()
-        system_id = _dialogs().ask_blank_system(self.window, current.vm.sheet.system if current is not None else None)
+        # The current sheet's system first (a sheet tab, or a table creature's); a table has no one system.
+        sheet = getattr(getattr(self.window.tabs.currentWidget(), "vm", None), "sheet", None)
+        system_id = _dialogs().ask_blank_system(self.window, getattr(sheet, "system", None))
         if system_id is None:
             return False
         return bool(_dialogs().preview(self.window, [_layout().blank_printout(system_id)], self.page))

@@ -32,6 +32,17 @@ def documents_dir() -> Path:
     return Path(platformdirs.user_documents_dir())
 
 
+def start_folder(settings: Settings | None = None) -> Path:
+    """Where Open and Save dialogs start (issue 10 item 20): the folder of the last file used, else the
+    user's documents folder, else their home; never the folder the app was launched from."""
+    if settings is not None:
+        for path in settings.recent_files():
+            if path.parent.is_dir():
+                return path.parent
+    documents = documents_dir()
+    return documents if documents.is_dir() else Path.home()
+
+
 def examples_dir() -> Path:
     """The demo sheets shipped with the app (``resources/examples``)."""
     import resources

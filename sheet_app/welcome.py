@@ -4,11 +4,12 @@ open a file, the recent files, one demo sheet per system.
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFont
+from PySide6.QtGui import QFont, QKeyEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -30,6 +31,7 @@ from PySide6.QtWidgets import (
 
 import rules
 from sheet_app.settings import examples_dir
+from ui.common import guard
 from ui.sheet.fields import nullable as _nullable
 
 
@@ -73,16 +75,16 @@ class NewSheetForm(QWidget):
         self.error.setStyleSheet("color: #b71c1c;")
         self.error.hide()
         layout.addWidget(self.error)
-        self.create_button = QPushButton(self.tr("&Créer la fiche"))
+        self.create_button = QPushButton(self.tr("C&réer la fiche"))
         self.create_button.setObjectName("newCreate")
-        self.create_button.clicked.connect(self.submit)
+        guard.connect(self.create_button.clicked, self.submit)
         layout.addWidget(self.create_button, 0, Qt.AlignmentFlag.AlignRight)
         self._editors: dict[str, QWidget] = {}
         # The fields are built when the form is first shown or read (start-up opening a file never
-        # shows it): building them loads the chosen system's rules.
+        # shows it): building them loads the chosen system's rules. Entrée in any field (the name
+        # included) creates the sheet: keyPressEvent below.
         self._built = False
-        self.system.currentIndexChanged.connect(self._rebuild)
-        self.name.returnPressed.connect(self.submit)
+        guard.connect(self.system.currentIndexChanged, self._rebuild)
 
     @property
     def editors(self) -> dict[str, QWidget]:
@@ -151,6 +153,28 @@ class NewSheetForm(QWidget):
                 self.form.addRow(field.label + " :", editor)
             self._editors[field.name] = editor
         self.fields_box.setVisible(bool(self._editors))
+        self._chain_focus()
+
+    def _chain_focus(self) -> None:
+        """Tab goes Système → Nom → each field in order → Créer la fiche (issue 10 item 14); the
+        fields made for another system join the chain at their place, not at its end."""
+        chain: list[QWidget] = [self.system, self.name, *self._editors.values(), self.create_button]
+        for before, after in itertools.pairwise(chain):
+            QWidget.setTabOrder(before, after)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        """Entrée in any field creates the sheet (the fields let Entrée through to their form)."""
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            event.accept()
+            guard.guarded(self.submit)()
+            return
+        super().keyPressEvent(event)
+
+    def reset(self) -> None:
+        """A blank form for the next character (same system): no name, the system's defaults."""
+        self.name.clear()
+        self.error.hide()
+        self._rebuild()
 
     def values(self) -> dict[str, Any]:
         values: dict[str, Any] = {"name": self.name.text().strip()}
@@ -191,6 +215,9 @@ class NewSheetForm(QWidget):
             return
         self.error.hide()
         self.created.emit(sheet)
+        # Issue 10 item 21: the next character does not start with this one's name and values.
+        self.reset()
+        self.name.setFocus(Qt.FocusReason.OtherFocusReason)
 
 
 class NewSheetDialog(QDialog):
@@ -208,8 +235,8 @@ class NewSheetDialog(QDialog):
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.button(QDialogButtonBox.StandardButton.Ok).setText(self.tr("Créer la fiche"))
         buttons.button(QDialogButtonBox.StandardButton.Cancel).setText(self.tr("Annuler"))
-        buttons.accepted.connect(self.form.submit)
-        buttons.rejected.connect(self.reject)
+        guard.connect(buttons.accepted, self.form.submit)
+        guard.connect(buttons.rejected, self.reject)
         layout.addWidget(buttons)
 
     def _created(self, sheet: Any) -> None:
@@ -266,7 +293,9 @@ class WelcomePage(QWidget):
         self.recent = QListWidget()
         self.recent.setObjectName("welcomeRecent")
         self.recent.setAccessibleName(self.tr("Fiches récentes"))
-        self.recent.itemActivated.connect(lambda item: self.path_chosen.emit(Path(item.data(Qt.ItemDataRole.UserRole))))
+        guard.connect(
+            self.recent.itemActivated, lambda item: self.path_chosen.emit(Path(item.data(Qt.ItemDataRole.UserRole)))
+        )
         recent_layout.addWidget(self.recent)
         right.addWidget(recent_box, 1)
         demo_box = QGroupBox(self.tr("Fiches de démonstration"))
@@ -274,7 +303,7 @@ class WelcomePage(QWidget):
         for system_id, _path in demo_files():
             button = QPushButton(self.tr("Démo {0}").format(rules.system_label(system_id)))
             button.setObjectName(f"demo_{system_id}")
-            button.clicked.connect(lambda _=False, s=system_id: self.demo_chosen.emit(s))
+            guard.connect(button.clicked, lambda _=False, s=system_id: self.demo_chosen.emit(s))
             demo_layout.addWidget(button)
         right.addWidget(demo_box)
         columns.addLayout(right, 1)

@@ -1,9 +1,10 @@
-"""Make ``docs/screenshots/<system>.png``: each system's demo sheet, played into a telling state.
+"""Make ``docs/screenshots/<system>-<W>x<H>.png``: each system's demo sheet, played into a telling
+state, at the smallest screen the app is made for (1024×700) and a large one (1920×1080).
 
     .venv/bin/python -m sheet_app.tools.screenshots [DOSSIER]
 
-Runs off screen (no display needed), at 1280×800, with a seeded dice generator so the pictures only
-change when the sheet or the rules do. Settings go to a temporary folder, never the user's.
+Runs off screen (no display needed), with a seeded dice generator so the pictures only change when the
+sheet or the rules do. Settings go to a temporary folder, never the user's.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-SIZE = (1280, 800)
+SIZES = ((1024, 700), (1920, 1080))
 
 
 def _scenes() -> dict[str, Callable[[Any], None]]:
@@ -28,10 +29,11 @@ def _scenes() -> dict[str, Callable[[Any], None]]:
         vm.apply(rules.Damage(amount="2d6+3"))
         vm.apply(rules.AddWound(wound_type="plaie", severity="minor", bleeding=True, note="Coup d'épée au flanc"))
         vm.apply(rules.SetExhaustion(level=2))
-        vm.apply(rules.SetCondition(condition="empoisonne"))
+        vm.apply(rules.SetCondition(condition="empoisonne", duration=10, unit="round"))
+        vm.apply(rules.AdvanceTime(unit="round", count=3))
 
     def d20(vm: Any) -> None:
-        vm.apply(rules.Damage(amount=4))
+        vm.apply(rules.Damage(amount=16))  # dying: the red frame, the stabilise choices
         vm.apply(rules.AdvanceTime(unit="round", count=1))
 
     def segments(vm: Any) -> None:
@@ -69,34 +71,38 @@ def shoot(folder: Path) -> list[Path]:
         for _ in range(8):
             app.processEvents()
 
-    for system_id in rules.SYSTEMS:
-        window = MainWindow(rng=random.Random(2024))
-        window.resize(*SIZE)
+    for width, height in SIZES:
+        suffix = f"-{width}x{height}"
+        for system_id in rules.SYSTEMS:
+            window = MainWindow(rng=random.Random(2024))
+            window.resize(width, height)
+            window.show()
+            view = window.open_demo(system_id)
+            assert view is not None
+            settle()
+            scene = scenes.get(system_id)
+            if scene is not None:
+                scene(view.vm)
+            view.vm.undo_stack.setClean()
+            window.resize(width, height)
+            settle()
+            path = folder / f"{system_id}{suffix}.png"
+            window.grab().save(str(path))
+            written.append(path)
+            window.close()
+            window.deleteLater()
+            settle()
+        window = MainWindow(rng=random.Random(1))
+        window.resize(width, height)
         window.show()
-        view = window.open_demo(system_id)
-        assert view is not None
+        window.show_welcome()
         settle()
-        scene = scenes.get(system_id)
-        if scene is not None:
-            scene(view.vm)
-        view.vm.undo_stack.setClean()
-        window.resize(*SIZE)
-        settle()
-        path = folder / f"{system_id}.png"
+        path = folder / f"accueil{suffix}.png"
         window.grab().save(str(path))
         written.append(path)
         window.close()
         window.deleteLater()
         settle()
-    window = MainWindow(rng=random.Random(1))
-    window.resize(*SIZE)
-    window.show()
-    window.show_welcome()
-    settle()
-    path = folder / "accueil.png"
-    window.grab().save(str(path))
-    written.append(path)
-    window.close()
     return written
 
 

@@ -29,6 +29,9 @@ def make_window(qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callabl
         win.resize(1280, 800)
         win.show()
         qtbot.waitExposed(win)
+        # Activation comes a little after the window is shown; shortcuts need an active window.
+        win.activateWindow()
+        qtbot.waitUntil(win.isActiveWindow, timeout=3000)
         made.append(win)
         return win
 

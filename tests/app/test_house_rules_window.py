@@ -37,11 +37,17 @@ def house_file(tmp_path: Path, system_id: str, path: tuple[Any, ...], value: Any
     return target
 
 
+def _is_house_menu(action: Any) -> bool:
+    return action.menu() is not None and action.menu().objectName() == "houseRulesMenu"
+
+
 def house_actions(window: MainWindow) -> dict[str, Any]:
     """The « Règles maison » submenu's entries by object name, found in the « Fiche » menu."""
     sheet_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "Fi&che")
     assert isinstance(sheet_menu, QMenu)
-    submenu = next(a.menu() for a in sheet_menu.actions() if a.text() == "Règles &maison")
+    submenu = next(
+        a.menu() for a in sheet_menu.actions() if a.menu() is not None and a.menu().objectName() == "houseRulesMenu"
+    )
     assert isinstance(submenu, QMenu)
     submenu.aboutToShow.emit()
     return {a.objectName(): a for a in submenu.actions()}
@@ -92,7 +98,9 @@ def test_death_save_threshold_from_a_house_table_is_used_explained_and_undone(
     banner = view.house_banner
     assert banner.isVisible() and banner.text() == f"Règles maison : {TITLE}"
     assert "saves.death_save_success" in banner.toolTip() and "12 au lieu de 10" in banner.toolTip()
-    assert view.vm.journal[-1].startswith(f"Règles maison : {TITLE}\nDifférences avec les règles de base :")
+    title, first = view.vm.journal[-1].split("\n")[:2]
+    assert title.split(" · ")[0] == f"Règles maison : {TITLE}"  # then the sheet's clock
+    assert first == "Différences avec les règles de base :"
     assert window.act_undo.text() == f"&Annuler : Règles maison : {TITLE}"
     assert window.isWindowModified()
     dying(view)
@@ -206,7 +214,9 @@ def test_a_gm_table_plays_by_house_rules_for_one_system(
     monkeypatch.setattr(house_menu, "ask_system", lambda _parent, found: systems.append(found) or "douaratil")
     # In the « Table » menu too (the same submenu).
     window._fill_table_menu()
-    entry = next(a for a in window.table_menu.actions() if a.text() == "Règles &maison")
+    entry = next(
+        a for a in window.table_menu.actions() if a.menu() is not None and a.menu().objectName() == "houseRulesMenu"
+    )
     submenu = entry.menu()
     assert isinstance(submenu, QMenu)
     submenu.aboutToShow.emit()

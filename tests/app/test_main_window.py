@@ -29,7 +29,7 @@ def type_damage(qtbot: Any, win: MainWindow, text: str) -> SheetView:
 
 
 def test_welcome_screen_when_nothing_is_open(window: MainWindow) -> None:
-    assert window.stack.currentWidget() is window.welcome
+    assert window.is_welcome_shown()
     assert window.windowTitle() == "Fiche de personnage"
     assert not window.act_save.isEnabled()
 
@@ -116,7 +116,7 @@ def test_closing_with_unsaved_changes_asks(qtbot: Any, window: MainWindow, answe
     answer("save_changes", "discard")
     window.close_current()
     assert window.current_view() is None
-    assert window.stack.currentWidget() is window.welcome
+    assert window.is_welcome_shown()
 
 
 def test_a_broken_file_shows_a_french_error_and_leaves_the_tabs_alone(
@@ -161,7 +161,7 @@ def test_new_sheet_from_the_welcome_screen(qtbot: Any, window: MainWindow) -> No
     sheet = view.vm.sheet
     assert (sheet.name, sheet.level, sheet.base_maximum, sheet.current) == ("Brunehilde", 2, 17, 17)
     assert sheet.critical_threshold is None
-    assert window.tabs.tabText(window.tabs.currentIndex()) == "Brunehilde"
+    assert window.tabs.tabText(window.tabs.currentIndex()) == "Brunehilde *"  # never saved: modified
 
 
 @pytest.mark.parametrize("system", rules.SYSTEMS)
@@ -220,7 +220,7 @@ def test_settings_live_in_the_test_folder(tmp_path: Path) -> None:
 
 def test_menus_reach_every_command(window: MainWindow) -> None:
     titles = [a.text() for a in window.menuBar().actions()]
-    assert titles == ["&Fichier", "É&dition", "Fi&che", "&Table", "&Affichage", "Ai&de"]
+    assert titles == ["&Fichier", "&Édition", "Fi&che", "Tab&le", "Aff&ichage", "Aid&e"]
     shortcuts = {a.objectName(): a.shortcut().toString() for a in window.actions() if a.objectName()}
     assert shortcuts["actUndo"] == "Ctrl+Z" and shortcuts["actRedo"] == "Ctrl+Shift+Z"
     assert shortcuts["actSave"] == "Ctrl+S" and shortcuts["actOpen"] == "Ctrl+O"

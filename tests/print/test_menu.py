@@ -32,7 +32,7 @@ def preview(monkeypatch: pytest.MonkeyPatch) -> Recorder:
 
 def test_the_file_menu_has_the_print_entries(window: MainWindow) -> None:
     texts = file_menu_texts(window)
-    for text in ("&Imprimer…", "E&xporter en PDF…", "Imprimer une fiche &vierge…", "&Format du papier"):
+    for text in ("&Imprimer…", "E&xporter en PDF…", "Imprimer une fiche &vierge…", "For&mat du papier"):
         assert text in texts
     assert texts.index("&Imprimer…") > texts.index("Enregistrer &sous…")
     assert window.printing.act_print.shortcut().toString() == "Ctrl+P"
@@ -166,7 +166,6 @@ def test_a_tab_that_gives_a_document_prints_it_as_a_gm_table(window: MainWindow,
     document = gm_table(12)
     tab = TableTab(document)
     window.tabs.addTab(tab, "Table")
-    window.stack.setCurrentWidget(window.tabs)
     window.tabs.setCurrentWidget(tab)
     assert window.printing.act_print.isEnabled()
     window.printing.act_print.trigger()

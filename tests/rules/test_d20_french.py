@@ -109,6 +109,8 @@ EDITS: dict[str, Any] = {
     "quick_failures": 1,
     "quick_blocked": True,
     "soul_lost": True,
+    # States put for a while (rules/timers.py, issue 10 item 23).
+    "condition_timers": ({"condition": "sans_defense", "ends_at": 60, "unit": "round", "label": "10 rounds"},),
 }
 
 

@@ -132,6 +132,11 @@ EDITS: dict[str, tuple[Any, dict[str, Any]]] = {
     "short_rest_open": (sheet(), {"short_rest_open": True}),
     "constitution_priority": (sheet(constitution=8), {"constitution_priority": True}),
     "heroic_survivals": (sheet(), {"heroic_survivals": 1}),
+    # States put for a while (rules/timers.py, issue 10 item 23).
+    "condition_timers": (
+        sheet(conditions=("aveugle",)),
+        {"condition_timers": ({"condition": "aveugle", "ends_at": 60, "unit": "round", "label": "10 rounds"},)},
+    ),
 }
 
 

@@ -167,6 +167,11 @@ CHANGES: dict[str, dict[str, Any]] = {
     "thirsty_for": {"thirsty_for": 100},
     "sleepless_for": {"sleepless_for": 100},
     "nonlethal_for": {"nonlethal_for": 100},
+    # States put for a while (rules/timers.py, issue 10 item 23).
+    "condition_timers": {
+        "conditions": ("surpris", "etourdi"),
+        "condition_timers": ({"condition": "etourdi", "ends_at": 3660, "unit": "minute", "label": "1 minute"},),
+    },
 }
 
 

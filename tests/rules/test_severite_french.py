@@ -167,6 +167,8 @@ GOOD_AND_BAD: dict[str, tuple[list[Any], list[Any]]] = {
         [[{"condition": "tourmente", "turns": 1}], []],
         [[{"condition": "tourmente", "turns": 0}], [{"condition": "tourmente"}], [{"turns": 2}]],
     ),
+    # States put for a while (rules/timers.py, issue 10 item 23).
+    "condition_timers": ([[]], [[{"condition": "givre", "ends_at": 9000}], [{"ends_at": "demain"}]]),
     "dead": ([True, False], ["à moitié"]),
     "last_rest_end": ([None, 0], [-5, "hier"]),
 }

@@ -12,8 +12,16 @@ from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox
 
 import rules
 from tests.qt_cleanup import collect_qt_garbage
-from ui.common import prompts
+from ui.common import guard, prompts
 from ui.sheet.sheet_view import SheetView
+
+# The guard's own way of telling the user, for the tests of the guard itself.
+GUARD_REPORT = guard.report
+
+
+def _strict_report(where: str) -> None:
+    """In tests a bug caught by the guard is raised again: pytest-qt fails the test with it."""
+    raise  # called from the guard's ``except`` block: re-raises the bug
 
 
 def _blocked(*args: Any, **kwargs: Any) -> Any:
@@ -30,7 +38,10 @@ def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setattr(QMessageBox, "exec", _blocked)
     monkeypatch.setattr(QFileDialog, "getOpenFileNames", _blocked)
     monkeypatch.setattr(QFileDialog, "getSaveFileName", _blocked)
+    monkeypatch.setattr(guard, "report", _strict_report)
+    guard.set_reporter(None)
     yield
+    guard.set_reporter(None)
 
 
 class Recorder:

@@ -137,7 +137,7 @@ def test_journal_panel_shows_the_newest_and_offers_the_rest(make_view: Any) -> N
     panel = view.journal
     assert panel.show_all.isHidden()
     for i in range(SHOWN_ENTRIES + 5):
-        view.vm.apply(rules.Damage(amount=0) if i % 2 else rules.Heal(amount=0))
+        view.vm.apply(rules.Heal(amount=1) if i % 2 else rules.Damage(amount=1))
     assert panel.model.rowCount() == SHOWN_ENTRIES
     assert not panel.show_all.isHidden() and str(SHOWN_ENTRIES + 5) in panel.show_all.text()
     panel.show_all.click()

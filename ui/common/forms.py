@@ -14,12 +14,13 @@ from typing import Any, Literal
 
 from pydantic import ValidationError
 from pydantic_core import PydanticUndefined
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QLocale, Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
+    QDoubleSpinBox,
     QFormLayout,
     QLabel,
     QLineEdit,
@@ -29,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 import rules
+from ui.common import guard
 from ui.common.texts import ACTION_FIELD_LABELS, parse_int, tr_const
 
 SPIN_LIMIT = 100_000
@@ -140,8 +142,8 @@ class ActionForm(QDialog):
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.button(QDialogButtonBox.StandardButton.Ok).setText(self.tr("Appliquer"))
         buttons.button(QDialogButtonBox.StandardButton.Cancel).setText(self.tr("Annuler"))
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
+        guard.connect(buttons.accepted, self.accept)
+        guard.connect(buttons.rejected, self.reject)
         layout.addWidget(buttons)
 
     def editor(self, name: str) -> QWidget | None:
@@ -235,6 +237,14 @@ class ActionForm(QDialog):
                 spin.setRange(low, high)
                 spin.setValue(int(default) if isinstance(default, int) else max(low, 0))
             return spin
+        if float in parts:
+            number = QDoubleSpinBox()
+            low, high = _bounds(info)
+            number.setRange(max(low, -SPIN_LIMIT), high)
+            number.setDecimals(1)
+            number.setLocale(QLocale(QLocale.Language.French, QLocale.Country.France))
+            number.setValue(float(default) if isinstance(default, (int, float)) else max(float(low), 0.0))
+            return number
         if str in parts:
             edit = QLineEdit()
             edit.setText("" if default is None else str(default))
@@ -253,6 +263,8 @@ class ActionForm(QDialog):
                 values[name] = editor.currentData()
             elif isinstance(editor, QCheckBox):
                 values[name] = editor.isChecked()
+            elif isinstance(editor, QDoubleSpinBox):
+                values[name] = editor.value()
             elif isinstance(editor, QSpinBox):
                 if editor.specialValueText() and editor.value() == editor.minimum():
                     values[name] = None
@@ -302,10 +314,10 @@ class ActionForm(QDialog):
 def _on_edit(editor: QWidget, slot: Callable[..., None]) -> None:
     """Call ``slot`` whenever the user changes ``editor``'s value."""
     if isinstance(editor, QComboBox):
-        editor.currentIndexChanged.connect(slot)
+        guard.connect(editor.currentIndexChanged, slot)
     elif isinstance(editor, QCheckBox):
-        editor.toggled.connect(slot)
+        guard.connect(editor.toggled, slot)
     elif isinstance(editor, QSpinBox):
-        editor.valueChanged.connect(slot)
+        guard.connect(editor.valueChanged, slot)
     elif isinstance(editor, QLineEdit):
-        editor.textChanged.connect(slot)
+        guard.connect(editor.textChanged, slot)

@@ -11,12 +11,12 @@ from ui.common.texts import tr_const
 # Button labels of actions by kind (systems' own titles describe a done action, not a command).
 ACTION_LABELS: dict[str, str] = {
     "death_save": QT_TRANSLATE_NOOP("Constant", "Jet contre la &mort"),
-    "wake_save": QT_TRANSLATE_NOOP("Constant", "JS pour se &réveiller"),
-    "stabilise": QT_TRANSLATE_NOOP("Constant", "S&tabiliser"),
+    "wake_save": QT_TRANSLATE_NOOP("Constant", "&JS pour se réveiller"),
+    "stabilise": QT_TRANSLATE_NOOP("Constant", "Sta&biliser"),
     "heroic_survival": QT_TRANSLATE_NOOP("Constant", "Survie &héroïque…"),
     "add_exhaustion": QT_TRANSLATE_NOOP("Constant", "Épuisement + ou −…"),
     "lose_temporary": QT_TRANSLATE_NOOP("Constant", "Fin des points temporaires"),
-    "spend_action_die": QT_TRANSLATE_NOOP("Constant", "Dépenser un dé d'&action"),
+    "spend_action_die": QT_TRANSLATE_NOOP("Constant", "Dé&penser un dé d'action"),
     "strike": QT_TRANSLATE_NOOP("Constant", "Attaque reçue (Puissance contre Résistance)…"),
     "tenacity_test": QT_TRANSLATE_NOOP("Constant", "Défi de Ténacité…"),
     "supernatural_healing": QT_TRANSLATE_NOOP("Constant", "Soins surnaturels…"),
@@ -30,13 +30,13 @@ ACTION_LABELS: dict[str, str] = {
     "set_handicap": QT_TRANSLATE_NOOP("Constant", "&Handicap…"),
     "treat_wound": QT_TRANSLATE_NOOP("Constant", "&Traiter…"),
     "diagnose_wound": QT_TRANSLATE_NOOP("Constant", "Dia&gnostic…"),
-    "worsening_risk": QT_TRANSLATE_NOOP("Constant", "Risque d'a&ggravation…"),
-    "erase_wound": QT_TRANSLATE_NOOP("Constant", "Effa&cer"),
+    "worsening_risk": QT_TRANSLATE_NOOP("Constant", "Ris&que d'aggravation…"),
+    "erase_wound": QT_TRANSLATE_NOOP("Constant", "Effacer"),
     "heal_local_wound": QT_TRANSLATE_NOOP("Constant", "&Guérie"),
     "add_local_wound": QT_TRANSLATE_NOOP("Constant", "&Ajouter une blessure…"),
     "heal_wound": QT_TRANSLATE_NOOP("Constant", "&Guérir…"),
-    "wound_risk": QT_TRANSLATE_NOOP("Constant", "Mouvement &brusque"),
-    "remove_wound": QT_TRANSLATE_NOOP("Constant", "Reti&rer"),
+    "wound_risk": QT_TRANSLATE_NOOP("Constant", "Mouvement br&usque"),
+    "remove_wound": QT_TRANSLATE_NOOP("Constant", "Retirer"),
 }
 
 # Tooltips of some of those buttons.

@@ -146,14 +146,20 @@ class JournalModel(QAbstractListModel):
         super().__init__(parent)
         self._rows: list[Row] = []
 
-    def set_entries(self, entries_oldest_first: Sequence[str], limit: int | None = None) -> None:
-        """Show the entries, newest on top; only the newest ``limit`` when given (long campaigns)."""
+    def set_entries(
+        self, entries_oldest_first: Sequence[str], limit: int | None = None, keys: Sequence[int] | None = None
+    ) -> None:
+        """Show the entries, newest on top; only the newest ``limit`` when given (long campaigns).
+
+        ``keys``: each entry's place in the whole journal (when a filter shows only some of them).
+        """
         count = len(entries_oldest_first)
         first = 0 if limit is None else max(0, count - limit)
         # Keys number entries from the oldest, so an entry keeps its key as newer ones arrive on top.
+        places = list(keys) if keys is not None else list(range(count))
         rows = [
-            Row(key=count - 1 - i, cells=(entry,), tooltips=(entry,))
-            for i, entry in enumerate(reversed(entries_oldest_first[first:]))
+            Row(key=places[i], cells=(entries_oldest_first[i],), tooltips=(entries_oldest_first[i],))
+            for i in range(count - 1, first - 1, -1)
         ]
         # Rows that leave (the oldest sliding out of the window, or entries undone) go first, in runs
         # from the bottom; then the new ones come in as one block: no reset, views keep their layout.
@@ -205,6 +211,7 @@ class ConditionItem:
     effects: tuple[str, ...]
     posed: bool = False
     implied_by: str = ""  # French reason when the state comes from another one
+    countdown: str = ""  # « encore 2 rounds » for a state put for a while
 
 
 @dataclass(slots=True)
@@ -250,6 +257,16 @@ class ConditionModel(QAbstractItemModel):
                 now_implied = "" if now_posed else implied.get(item.id, "")
                 if (now_posed, now_implied) != (item.posed, item.implied_by):
                     item.posed, item.implied_by = now_posed, now_implied
+                    idx = self.createIndex(row, 0, g_row + 1)
+                    self.dataChanged.emit(idx, idx)
+
+    def set_countdowns(self, countdowns: dict[str, str]) -> None:
+        """What remains of each timed state (condition id → French text); others have none."""
+        for g_row, group in enumerate(self._groups):
+            for row, item in enumerate(group.items):
+                text = countdowns.get(item.id, "")
+                if text != item.countdown:
+                    item.countdown = text
                     idx = self.createIndex(row, 0, g_row + 1)
                     self.dataChanged.emit(idx, idx)
 
@@ -318,19 +335,23 @@ class ConditionModel(QAbstractItemModel):
                 return font
             return None
         if role == Qt.ItemDataRole.DisplayRole:
-            return item.label
+            return f"{item.label} — {item.countdown}" if item.countdown and item.posed else item.label
         if role == Qt.ItemDataRole.AccessibleTextRole:
             state = "coché" if item.posed or item.implied_by else "non coché"
-            return f"{item.label}, {state}" + (f", {item.implied_by}" if item.implied_by else "")
+            text = f"{item.label}, {state}" + (f", {item.implied_by}" if item.implied_by else "")
+            return text + (f", {item.countdown}" if item.countdown and item.posed else "")
         if role == Qt.ItemDataRole.CheckStateRole:
             on = item.posed or bool(item.implied_by)
             return Qt.CheckState.Checked if on else Qt.CheckState.Unchecked
         if role == Qt.ItemDataRole.ToolTipRole:
-            lines = [f"<b>{item.label}</b>"]
+            # Plain text (the labels come from a rule table a GM may have written).
+            lines = [item.label]
+            if item.countdown and item.posed:
+                lines.append(item.countdown)
             if item.implied_by:
-                lines.append(f"<i>{item.implied_by}</i>")
+                lines.append(f"({item.implied_by})")
             lines.extend(f"• {e}" for e in item.effects)
-            return "<br>".join(lines)
+            return "\n".join(lines)
         if role == KeyRole:
             return item.id
         return None

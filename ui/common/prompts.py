@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import QCoreApplication, QStandardPaths, Qt
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 import rules
+from ui.common import guard
 from ui.common.forms import ActionForm
 
 SHEET_FILTER = "Fiches de personnage (*.fiche.json *.json);;Tous les fichiers (*)"
@@ -41,6 +42,8 @@ def _tr(text: str) -> str:
 
 def _box(parent: QWidget | None, icon: QMessageBox.Icon, title: str, text: str) -> QMessageBox:
     box = QMessageBox(icon, title, text, QMessageBox.StandardButton.NoButton, parent)
+    # A sheet's or a file's name is text, never markup (issue 16 item 13).
+    box.setTextFormat(Qt.TextFormat.PlainText)
     return box
 
 
@@ -222,8 +225,8 @@ class RecoveryDialog(QDialog):
         self.recover_button = buttons.addButton(_tr("Récupérer la sélection"), QDialogButtonBox.ButtonRole.AcceptRole)
         self.later_button = buttons.addButton(_tr("Plus tard"), QDialogButtonBox.ButtonRole.RejectRole)
         self.recover_button.setDefault(True)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
+        guard.connect(buttons.accepted, self.accept)
+        guard.connect(buttons.rejected, self.reject)
         layout.addWidget(buttons)
         self.setMinimumWidth(560)
         # Wrapped labels make the size hint too tall at the hinted width: take the height they need.
@@ -243,18 +246,51 @@ def ask_recovery(parent: QWidget | None, descriptions: list[str]) -> list[bool] 
     return None
 
 
+# Qt's own file dialog (translated by qtbase_fr), not the desktop's: it speaks French whatever the
+# desktop's language (issue 10 item 18: « Look in », « Files of type »).
+FILE_DIALOG_OPTIONS = QFileDialog.Option.DontUseNativeDialog
+
+
 def open_paths(parent: QWidget | None, folder: Path) -> list[Path]:
     names, _ = QFileDialog.getOpenFileNames(
-        parent, _tr("Ouvrir des fiches ou des tables"), str(folder), _tr(OPEN_FILTER)
+        parent, _tr("Ouvrir des fiches ou des tables"), str(folder), _tr(OPEN_FILTER), "", FILE_DIALOG_OPTIONS
     )
     return [Path(n) for n in names]
+
+
+TEXT_FILTER = "Texte (*.txt);;Tous les fichiers (*)"
+
+
+def documents_folder() -> Path:
+    """The user's documents folder (their home if there is none)."""
+    found = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+    folder = Path(found) if found else Path.home()
+    return folder if folder.is_dir() else Path.home()
+
+
+def save_text_path(parent: QWidget | None, suggested: str) -> Path | None:
+    """Where to write a text export (the journal); ``suggested`` is a file name, in the documents folder."""
+    name, _ = QFileDialog.getSaveFileName(
+        parent,
+        _tr("Exporter le journal"),
+        str(documents_folder() / suggested),
+        _tr(TEXT_FILTER),
+        "",
+        FILE_DIALOG_OPTIONS,
+    )
+    if not name:
+        return None
+    path = Path(name)
+    return path if path.suffix else path.with_suffix(".txt")
 
 
 def save_path(parent: QWidget | None, suggested: Path) -> Path | None:
     """Where to save: a sheet (« .fiche.json ») or, when ``suggested`` names one, a GM table (« .table.json »)."""
     table = suggested.name.endswith(".table.json")
     title = _tr("Enregistrer la table") if table else _tr("Enregistrer la fiche")
-    name, _ = QFileDialog.getSaveFileName(parent, title, str(suggested), _tr(TABLE_FILTER if table else SHEET_FILTER))
+    name, _ = QFileDialog.getSaveFileName(
+        parent, title, str(suggested), _tr(TABLE_FILTER if table else SHEET_FILTER), "", FILE_DIALOG_OPTIONS
+    )
     if not name:
         return None
     path = Path(name)

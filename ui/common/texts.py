@@ -97,6 +97,27 @@ ACTION_FIELD_LABELS: dict[str, str] = {
     "psychological": QT_TRANSLATE_NOOP("Constant", "Blessure psychologique"),
     "ability": QT_TRANSLATE_NOOP("Constant", "Caractéristique"),
     "points": QT_TRANSLATE_NOOP("Constant", "Points"),
+    "include": QT_TRANSLATE_NOOP("Constant", "États à retirer aussi"),
+    "wound_id": QT_TRANSLATE_NOOP("Constant", "Blessure"),
+    "contributions": QT_TRANSLATE_NOOP("Constant", "Contributions"),
+    "steps": QT_TRANSLATE_NOOP("Constant", "Degrés de fatigue"),
+    "segments": QT_TRANSLATE_NOOP("Constant", "Segments de surprise"),
+    "metres": QT_TRANSLATE_NOOP("Constant", "Hauteur de la chute (m)"),
+    "agility_dd": QT_TRANSLATE_NOOP("Constant", "DD du jet d'Agilité"),
+    "agility_success": QT_TRANSLATE_NOOP("Constant", "Jet d'Agilité réussi"),
+    "exposure": QT_TRANSLATE_NOOP("Constant", "Exposition"),
+    "save_dd": QT_TRANSLATE_NOOP("Constant", "DD du jet de sauvegarde"),
+    "need": QT_TRANSLATE_NOOP("Constant", "Besoin"),
+    "margin": QT_TRANSLATE_NOOP("Constant", "Différence d'Opposition"),
+    "damage_modifier": QT_TRANSLATE_NOOP("Constant", "Modificateur de dégâts"),
+    "vital_modifier": QT_TRANSLATE_NOOP("Constant", "Modificateur de zone vitale"),
+    "handicap_penalty": QT_TRANSLATE_NOOP("Constant", "Malus du Handicap"),
+    "tenacity_test": QT_TRANSLATE_NOOP("Constant", "Défi de Ténacité tout de suite"),
+    "treatment": QT_TRANSLATE_NOOP("Constant", "Traitement"),
+    "diagnosis": QT_TRANSLATE_NOOP("Constant", "Diagnostic"),
+    "penalty": QT_TRANSLATE_NOOP("Constant", "Malus"),
+    "duration": QT_TRANSLATE_NOOP("Constant", "Durée"),
+    "until_conflict_end": QT_TRANSLATE_NOOP("Constant", "Jusqu'à la fin du Conflit"),
 }
 
 # Notices for the events an outcome reports ("{name}" is the character's name).
@@ -105,10 +126,10 @@ EVENT_NOTICES: dict[str, str] = {
     "massive_damage": QT_TRANSLATE_NOOP("Constant", "Dégâts massifs subis par {name}."),
     "fell": QT_TRANSLATE_NOOP("Constant", "{name} tombe à terre, hors de combat."),
     "unconscious": QT_TRANSLATE_NOOP("Constant", "{name} perd connaissance."),
-    "stabilised": QT_TRANSLATE_NOOP("Constant", "{name} est stabilisé."),
-    "died": QT_TRANSLATE_NOOP("Constant", "{name} est mort."),
+    "stabilised": QT_TRANSLATE_NOOP("Constant", "{name} ne perd plus de points : stabilisation réussie."),
+    "died": QT_TRANSLATE_NOOP("Constant", "Mort de {name}."),
     "bleeding": QT_TRANSLATE_NOOP("Constant", "Une blessure de {name} saigne."),
-    "heroic_survival": QT_TRANSLATE_NOOP("Constant", "{name} survit, gravement blessé."),
+    "heroic_survival": QT_TRANSLATE_NOOP("Constant", "{name} survit, avec de graves blessures."),
 }
 
 # Events that are bad news (shown as warnings rather than information).

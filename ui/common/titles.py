@@ -4,7 +4,9 @@ one place for the sheet and the table, so both journals read alike.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
+from typing import Any
 
 from PySide6.QtCore import QCoreApplication
 
@@ -12,6 +14,8 @@ import rules
 
 # Longest journal entry kept (the file format bounds each entry at 10,000 characters).
 MAX_ENTRY = 9000
+# Between a journal entry's title and its date: « Dégâts 7 · jour 1, 00:00:06 » (issue 10 item 24).
+CLOCK_SEPARATOR = " · "
 
 
 def _tr(text: str) -> str:
@@ -22,22 +26,49 @@ def action_title(info: rules.SystemInfo, action: rules.Action) -> str:
     """The action's French title with the system's labels in place of ids."""
     if isinstance(action, rules.SetCondition):
         label = next((c.label for c in info.conditions if c.id == action.condition), action.condition)
-        return _tr("État {0} : ajouté").format(label) if action.active else _tr("État {0} : retiré").format(label)
+        if not action.active:
+            return _tr("État {0} : retiré").format(label)
+        if action.duration is not None and action.unit:
+            unit = next((u.label for u in info.time_units if u.id == action.unit), action.unit)
+            return _tr("État {0} : ajouté pour {1} × {2}").format(label, action.duration, unit)
+        if action.until_conflict_end:
+            return _tr("État {0} : ajouté jusqu'à la fin du Conflit").format(label)
+        return _tr("État {0} : ajouté").format(label)
     if isinstance(action, rules.AdvanceTime):
         unit = next((u.label for u in info.time_units if u.id == action.unit), action.unit)
         return _tr("Le temps passe : {0} × {1}").format(action.count, unit)
     title = action.title()
-    for name, table in (("wound_type", info.wound_types), ("grade", info.wound_types)):
+    for name, labels in id_labels(info).items():
         value = getattr(action, name, None)
-        if isinstance(value, str):
-            label = next((c.label for c in table if c.id == value), None)
-            if label:
-                title = title.replace(value, label)
+        if isinstance(value, str) and value in labels and name != "damage_type":
+            # Issue 10 item 18: « Blessure localisée (tete) » → « Blessure localisée (Tête) ».
+            title = re.sub(rf"(?<![\w-]){re.escape(value)}(?![\w-])", labels[value], title)
     damage_type = getattr(action, "damage_type", None)
     if isinstance(damage_type, str):
         label = next((c.label for c in info.damage_types if c.id == damage_type), damage_type)
         title += f" ({label})"
     return title
+
+
+def id_labels(info: rules.SystemInfo) -> dict[str, dict[str, str]]:
+    """For an action field holding an id of the system's tables, its French labels by id."""
+
+    def pairs(raw: Any) -> dict[str, str]:
+        try:
+            return {str(k): str(v) for k, v in raw or ()}
+        except (TypeError, ValueError):
+            return {}
+
+    wound_types = {c.id: c.label for c in info.wound_types}
+    return {
+        "wound_type": wound_types,
+        "grade": pairs(info.extra.get("wound_grades")) or wound_types,
+        "severity": pairs(info.extra.get("wound_severities")),
+        "body_part": pairs(info.extra.get("body_part_choices")),
+        "treatment": pairs(info.extra.get("treatment_choices")),
+        "damage_type": {c.id: c.label for c in info.damage_types},
+        "ability": pairs(info.extra.get("ability_choices")),
+    }
 
 
 def bounded(entry: str) -> str:
@@ -49,12 +80,14 @@ def bounded(entry: str) -> str:
     return head + "\n" + _tr("… ({0} lignes omises) …").format(skipped) + "\n" + tail
 
 
-def journal_entry(title: str, lines: Iterable[str], rolls: Iterable[rules.Roll] = ()) -> str:
-    """A journal entry: the title line, what happened, then the dice the lines did not spell out."""
+def journal_entry(title: str, lines: Iterable[str], rolls: Iterable[rules.Roll] = (), clock: int | None = None) -> str:
+    """A journal entry: the title line (dated with the sheet's ``clock`` when given), what happened, then
+    the dice the lines did not spell out."""
     lines = list(lines)
     text = "\n".join(lines)
     extra = [r.detail for r in rolls if not r.given and r.detail not in text]
-    parts = [title, *lines]
+    head = f"{title}{CLOCK_SEPARATOR}{rules.format_clock(clock)}" if clock is not None else title
+    parts = [head, *lines]
     if extra:
         parts.append(_tr("Dés : {0}").format(" ; ".join(extra)))
     return bounded("\n".join(parts))

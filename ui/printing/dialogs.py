@@ -62,7 +62,10 @@ def preview(parent: QWidget | None, printouts: Sequence[Printout], page: str = "
 
 def ask_pdf_path(parent: QWidget | None, suggested: Path) -> Path | None:
     """Where to export the PDF (``.pdf`` added when the name has no extension); None: cancelled."""
-    name, _ = QFileDialog.getSaveFileName(parent, _tr("Exporter en PDF"), str(suggested), _tr(PDF_FILTER))
+    # Qt's own dialog, translated with the app (never the desktop's, in its own language): issue 10 item 18.
+    name, _ = QFileDialog.getSaveFileName(
+        parent, _tr("Exporter en PDF"), str(suggested), _tr(PDF_FILTER), "", QFileDialog.Option.DontUseNativeDialog
+    )
     if not name:
         return None
     path = Path(name)

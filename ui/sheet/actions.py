@@ -17,13 +17,15 @@ from PySide6.QtWidgets import (
     QLabel,
     QPlainTextEdit,
     QPushButton,
+    QSizePolicy,
     QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
 import rules
-from ui.common import prompts
+from ui.common import guard, prompts
+from ui.common.flow import FlowLayout
 from ui.common.forms import user_fields
 from ui.common.labels import ACTION_LABELS, LONGEST_LABEL, adds_wound, button_label, kind_of
 from ui.common.texts import tr_const
@@ -98,6 +100,17 @@ class Pips(QLabel):
         self.setAccessibleName(f"{self.what} : {count} sur {total}")
 
 
+def dying_style(dying: bool) -> str:
+    """The panel's frame: red while dying. The title sits in the margin above the frame (the frame never
+    runs through it, issue 10 item 19), and both states have the same geometry (nothing moves)."""
+    colour, title = ("#b71c1c", "color: #b71c1c;") if dying else ("#c4c4c4", "")
+    return (
+        f"#dyingPanel {{ border: 2px solid {colour}; border-radius: 4px; margin-top: 1.2em; padding-top: 0.3em; }}"
+        "#dyingPanel::title { subcontrol-origin: margin; subcontrol-position: top left; left: 6px; "
+        f"padding: 0 3px; {title} }}"
+    )
+
+
 class DyingPanel(QGroupBox):
     """Death saves (three successes, three failures), stabilising, waking: buttons that roll."""
 
@@ -122,26 +135,31 @@ class DyingPanel(QGroupBox):
             tracker.addStretch(1)
             layout.addLayout(tracker)
         # The chance of pulling through, and beside each roll its own chance (the rules compute them).
+        # The survival line is at the bottom with its line kept when empty: a character falling to 0
+        # never moves the buttons under the pointer (issue 10 items 13 and 19).
         self.survival = SurvivalLabel()
         self.survival.setObjectName("dyingSurvival")
-        layout.addWidget(self.survival)
+        keep = self.survival.sizePolicy()
+        keep.setRetainSizeWhenHidden(True)
+        self.survival.setSizePolicy(keep)
         self.odds: dict[str, ChanceLabel] = {}
-        row = QHBoxLayout()
+        row = FlowLayout()  # wraps in a narrow column (issue 10 item 12)
         self.buttons: dict[str, QPushButton] = {}
         for action_type in (self.vm.action_named("DeathSave"), self.vm.action_named("WakeSave")):
             if action_type is not None and vm.supports(action_type):
                 kind = kind_of(action_type)
                 button = _button(button_label(action_type), f"dying_{kind}")
-                button.clicked.connect(lambda _=False, t=action_type: vm.apply(t()))
+                guard.connect(button.clicked, lambda _=False, t=action_type: vm.apply(t()))
                 row.addWidget(button)
                 self.buttons[kind] = button
                 self.odds[kind] = ChanceLabel(f"odds_{kind}")
                 row.addWidget(self.odds[kind])
-        row.addStretch(1)
         layout.addLayout(row)
         self.method: QComboBox | None = None
         self.modifier: QSpinBox | None = None
         if vm.supports(rules.Stabilise):
+            # The method on a line of its own, as wide as the column: its labels are long
+            # (« Premiers soins (Sagesse (Médecine) DD 10) ») and were cut (issue 10 item 19).
             stab = QHBoxLayout()
             methods = vm.info.extra.get("stabilise_methods", ())
             if methods:
@@ -152,7 +170,11 @@ class DyingPanel(QGroupBox):
                 self.method.setAccessibleName(self.tr("Méthode de stabilisation"))
                 for value, label in methods:
                     self.method.addItem(label, value)
-                stab.addWidget(self.method, 1)
+                self.method.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+                self.method.setMinimumContentsLength(10)
+                for i in range(self.method.count()):
+                    self.method.setItemData(i, self.method.itemText(i), Qt.ItemDataRole.ToolTipRole)
+                layout.addWidget(self.method)
                 self.modifier = QSpinBox()
                 self.modifier.setObjectName("stabiliseModifier")
                 self.modifier.setRange(-20, 20)
@@ -160,7 +182,7 @@ class DyingPanel(QGroupBox):
                 self.modifier.setAccessibleName(self.tr("Bonus de celui qui soigne"))
                 stab.addWidget(self.modifier)
             button = _button(tr_const(ACTION_LABELS["stabilise"]), "dying_stabilise")
-            button.clicked.connect(self.stabilise)
+            guard.connect(button.clicked, self.stabilise)
             stab.addWidget(button)
             self.buttons["stabilise"] = button
             self.odds["stabilise"] = ChanceLabel("odds_stabilise")
@@ -168,11 +190,11 @@ class DyingPanel(QGroupBox):
             # The chosen method and the helper's bonus change the odds as they change.
             self._stabilise_odds = LiveChance(vm, self.odds["stabilise"], self._stabilise_action)
             if self.method is not None:
-                self.method.currentIndexChanged.connect(self._stabilise_odds.update)
+                guard.connect(self.method.currentIndexChanged, self._stabilise_odds.update)
             if self.modifier is not None:
-                self.modifier.valueChanged.connect(self._stabilise_odds.update)
+                guard.connect(self.modifier.valueChanged, self._stabilise_odds.update)
             layout.addLayout(stab)
-        ticks = QHBoxLayout()
+        ticks = FlowLayout()
         if vm.supports(rules.AdvanceTime) and vm.info.time_units:
             units = [u.id for u in vm.info.time_units]
             tick = str(vm.info.extra.get("turn_unit") or ("segment" if "segment" in units else units[0]))
@@ -185,24 +207,24 @@ class DyingPanel(QGroupBox):
                 button.setToolTip(
                     self.tr("Le temps passe d'un(e) {0} : les jets et pertes de ce moment sont faits.").format(label)
                 )
-                button.clicked.connect(lambda _=False, u=unit_id: vm.apply(rules.AdvanceTime(unit=u, count=1)))
+                guard.connect(button.clicked, lambda _=False, u=unit_id: vm.apply(rules.AdvanceTime(unit=u, count=1)))
                 ticks.addWidget(button)
                 self.buttons[f"tick_{unit_id}"] = button
         strenuous = vm.info.extra.get("strenuous_action")
         if isinstance(strenuous, type) and vm.supports(strenuous):
             button = _button(button_label(strenuous, vm.info), "dying_strenuous")
-            button.clicked.connect(lambda _=False, t=strenuous: run_action(vm, self, t))
+            guard.connect(button.clicked, lambda _=False, t=strenuous: run_action(vm, self, t))
             ticks.addWidget(button)
             self.buttons["strenuous"] = button
         # What the rules roll on their own when time passes (the dying roll, a wake-up save…).
         self.odds["time"] = ChanceLabel("odds_time")
         ticks.addWidget(self.odds["time"])
-        ticks.addStretch(1)
         layout.addLayout(ticks)
         self.status = QLabel()
         self.status.setObjectName("dyingStatus")
         self.status.setWordWrap(True)
         layout.addWidget(self.status)
+        layout.addWidget(self.survival)
         self.refresh()
         self.refresh_odds()
         vm.changed.connect(self._on_changed)
@@ -256,7 +278,7 @@ class DyingPanel(QGroupBox):
         self.status.setText("\n".join(line for line in lines if line))
         state = vm.derived.state
         dying = state == "mourant" or (not vm.is_hidden("current") and vm.derived.current < 0 and state != "mort")
-        style = "#dyingPanel { border: 2px solid #b71c1c; border-radius: 4px; }" if dying else ""
+        style = dying_style(dying)
         if style != self.styleSheet():  # re-polishing every child is costly: only on a real change
             self.setStyleSheet(style)
 
@@ -272,24 +294,28 @@ class RestsPanel(QGroupBox):
         super().__init__(self.tr("Repos et temps"), parent)
         self.vm = vm
         layout = QVBoxLayout(self)
-        row = QGridLayout()
-        row.setHorizontalSpacing(6)
+        # The sheet's clock (issue 10 item 23): the journal dates its entries with it.
+        self.clock = QLabel()
+        self.clock.setObjectName("sheetClock")
+        self.clock.setToolTip(
+            self.tr("Le temps de jeu écoulé pour ce personnage ; il avance avec le temps et les repos.")
+        )
+        layout.addWidget(self.clock)
+        row = FlowLayout()
         self.buttons: dict[str, QPushButton] = {}
-        for i, (action_type, label) in enumerate(vm.info.rests):
+        for action_type, label in vm.info.rests:
             kind = kind_of(action_type)
             text = label + ("…" if user_fields(action_type) else "")
             button = _button(text, f"rest_{kind}")
-            button.clicked.connect(lambda _=False, t=action_type: self.rest(t))
-            row.addWidget(button, i // 2, i % 2)
+            guard.connect(button.clicked, lambda _=False, t=action_type: self.rest(t))
+            row.addWidget(button)
             self.buttons[kind] = button
         spend = self.vm.action_named("SpendActionDie")
         self.spend: QPushButton | None = None
         if spend is not None and vm.supports(spend):
             self.spend = _button(tr_const(ACTION_LABELS["spend_action_die"]), "rest_spend_action_die")
-            self.spend.clicked.connect(lambda: vm.apply(spend()))
-            at = len(self.buttons)
-            row.addWidget(self.spend, at // 2, at % 2)
-        row.setColumnStretch(2, 1)
+            guard.connect(self.spend.clicked, lambda: vm.apply(spend()))
+            row.addWidget(self.spend)
         layout.addLayout(row)
         self.readiness = QLabel()
         self.readiness.setObjectName("restReadiness")
@@ -298,7 +324,7 @@ class RestsPanel(QGroupBox):
         self.count: QSpinBox | None = None
         self.unit: QComboBox | None = None
         if vm.supports(rules.AdvanceTime) and vm.info.time_units:
-            time = QHBoxLayout()
+            time = FlowLayout()
             time_label = QLabel(self.tr("Le temps passe :"))
             self.count = QSpinBox()
             self.count.setObjectName("timeCount")
@@ -313,18 +339,17 @@ class RestsPanel(QGroupBox):
             for unit in vm.info.time_units:
                 self.unit.addItem(unit.label, unit.id)
             go = _button(self.tr("A&vancer"), "timeAdvance")
-            go.clicked.connect(self.advance)
+            guard.connect(go.clicked, self.advance)
             time.addWidget(time_label)
             time.addWidget(self.count)
             time.addWidget(self.unit)
             time.addWidget(go)
-            time.addStretch(1)
             layout.addLayout(time)
         self.lose_temporary: QPushButton | None = None
         if vm.has("temporary") and vm.supports(rules.LoseTemporary):
             self.lose_temporary = _button(tr_const(ACTION_LABELS["lose_temporary"]), "loseTemporary")
             self.lose_temporary.setToolTip(self.tr("La durée des points temporaires est écoulée."))
-            self.lose_temporary.clicked.connect(lambda: vm.apply(rules.LoseTemporary()))
+            guard.connect(self.lose_temporary.clicked, lambda: vm.apply(rules.LoseTemporary()))
             layout.addWidget(self.lose_temporary, 0, Qt.AlignmentFlag.AlignLeft)
         self.refresh()
         vm.changed.connect(self._on_changed)
@@ -343,6 +368,7 @@ class RestsPanel(QGroupBox):
 
     def refresh(self) -> None:
         vm = self.vm
+        self.clock.setText(self.tr("Horloge : {0}").format(vm.clock_text()))
         lines = [vm.explain(n) for n in ("long_rest_ready_in", "action_dice") if n in vm.derived]
         self.readiness.setText("\n".join(lines))
         self.readiness.setVisible(bool(lines))
@@ -352,7 +378,9 @@ class RestsPanel(QGroupBox):
             self.lose_temporary.setVisible(bool(vm.value("temporary", 0)))
 
     def _on_changed(self, changes: Changes) -> None:
-        if changes.touches({"short_rest_open", "temporary"}, {"long_rest_ready_in", "action_dice", "temporary"}):
+        if changes.touches(
+            {"short_rest_open", "temporary", "clock"}, {"long_rest_ready_in", "action_dice", "temporary"}
+        ):
             self.refresh()
 
 
@@ -379,14 +407,14 @@ class ShortRestDialog(QDialog):
         form.addWidget(label, 0, 0)
         form.addWidget(self.hours, 0, 1)
         self.start = _button(self.tr("&Commencer le repos"), "shortRestStart")
-        self.start.clicked.connect(self.begin)
+        guard.connect(self.start.clicked, self.begin)
         form.addWidget(self.start, 0, 2)
         layout.addLayout(form)
         self.points = QLabel()
         self.points.setObjectName("shortRestPoints")
         layout.addWidget(self.points)
         self.spend = _button(tr_const(ACTION_LABELS["spend_action_die"]), "shortRestSpend")
-        self.spend.clicked.connect(self.spend_die)
+        guard.connect(self.spend.clicked, self.spend_die)
         layout.addWidget(self.spend)
         self.results = QPlainTextEdit()
         self.results.setObjectName("shortRestResults")
@@ -396,12 +424,12 @@ class ShortRestDialog(QDialog):
         layout.addWidget(self.results)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.button(QDialogButtonBox.StandardButton.Close).setText(self.tr("&Terminer"))
-        buttons.rejected.connect(self.reject)
+        guard.connect(buttons.rejected, self.reject)
         layout.addWidget(buttons)
         self.refresh()
         vm.changed.connect(self._on_changed)
         vm.refused.connect(self._on_refused)
-        self.finished.connect(self._unbind)
+        guard.connect(self.finished, self._unbind)
 
     def begin(self) -> None:
         outcome = self.vm.apply(rules.ShortRest(hours=self.hours.value()))
@@ -414,7 +442,7 @@ class ShortRestDialog(QDialog):
             self._show(outcome.log)
 
     def _show(self, lines: Any) -> None:
-        for line in lines:
+        for line in self.vm.visible_lines(lines):  # the GM's lines only in the GM view
             self.results.appendPlainText(line)
 
     def refresh(self) -> None:
@@ -450,7 +478,7 @@ class OtherActionsPanel(QGroupBox):
     def __init__(self, vm: SheetViewModel, covered: set[type[rules.Action]], parent: QWidget | None = None) -> None:
         super().__init__(self.tr("Autres actions"), parent)
         self.vm = vm
-        layout = QGridLayout(self)
+        layout = FlowLayout(self)
         self.buttons: dict[str, QPushButton] = {}
         ladder_actions = {ladder.action for ladder in vm.info.ladders}
         rest_actions = {t for t, _ in vm.info.rests}
@@ -463,10 +491,13 @@ class OtherActionsPanel(QGroupBox):
             and not ("wound_id" in t.model_fields and t.model_fields["wound_id"].is_required())
             and not adds_wound(t, vm.info)
         ]
-        for i, action_type in enumerate(types):
+        for action_type in types:
             kind = kind_of(action_type)
             button = _button(button_label(action_type, vm.info), f"action_{kind}")
-            button.clicked.connect(lambda _=False, t=action_type: run_action(vm, self, t))
-            layout.addWidget(button, i // 2, i % 2)
+            guard.connect(button.clicked, lambda _=False, t=action_type: run_action(vm, self, t))
+            layout.addWidget(button)
             self.buttons[kind] = button
-        self.setVisible(bool(types))
+        if not types:
+            # Never ``setVisible(True)`` here: a panel without a parent yet would open as a window of
+            # its own for a moment and take the activation from the main window (its shortcuts die).
+            self.hide()

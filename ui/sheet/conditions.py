@@ -17,7 +17,9 @@ from PySide6.QtWidgets import (
 )
 
 import rules
-from ui.common.models import ConditionGroup, ConditionItem, ConditionModel
+from ui.common import guard, prompts
+from ui.common.flow import FlowLayout
+from ui.common.models import ConditionGroup, ConditionItem, ConditionModel, KeyRole
 from ui.sheet.viewmodel import Changes, SheetViewModel
 
 
@@ -37,10 +39,11 @@ def condition_model(vm: SheetViewModel) -> ConditionModel:
             groups.append(group)
         group.items.append(ConditionItem(cond.id, cond.label, tuple(cond.effects)))
 
+    @guard.guarded  # a tick in the tree is a user action (the view calls ``setData``)
     def toggle(condition_id: str, active: bool) -> bool:
         return vm.apply(rules.SetCondition(condition=condition_id, active=active)) is not None
 
-    return ConditionModel(groups, toggle)
+    return ConditionModel(groups, lambda cid, active: bool(toggle(cid, active)))
 
 
 class LadderSelector(QWidget):
@@ -53,6 +56,7 @@ class LadderSelector(QWidget):
         layout = QGridLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         label = QLabel(ladder.label + " :")
+        label.setWordWrap(True)  # « Augmentation de Constitution : » may take two lines in a narrow column
         self.combo = QComboBox()
         self.combo.setObjectName(f"ladder_{ladder.id}")
         self.combo.setAccessibleName(ladder.label)
@@ -67,7 +71,7 @@ class LadderSelector(QWidget):
         layout.addWidget(self.combo, 0, 1)
         layout.addWidget(self.effect, 1, 0, 1, 2)
         layout.setColumnStretch(1, 1)
-        self.combo.activated.connect(self._chosen)
+        guard.connect(self.combo.activated, self._chosen)
         self.refresh()
 
     def level(self) -> int:
@@ -110,17 +114,36 @@ class ConditionsPanel(QGroupBox):
         self.view.setUniformRowHeights(True)
         self.view.setModel(self.model)
         self.view.expandAll()
+        # At least six states in sight, whatever the ladders' texts above take.
+        self.view.setMinimumHeight(6 * self.view.fontMetrics().lineSpacing() + 12)
         layout.addWidget(self.view, 1)
         self.summary = QLabel()
         self.summary.setObjectName("conditionsSummary")
         self.summary.setWordWrap(True)
         layout.addWidget(self.summary)
+        # What counts down (states put for a while, the system's own waits), one line each.
+        self.durations = QLabel()
+        self.durations.setObjectName("conditionDurations")
+        self.durations.setWordWrap(True)
+        layout.addWidget(self.durations)
+        buttons = FlowLayout()
+        self.timed_button: QPushButton | None = None
+        if vm.supports(rules.SetCondition) and vm.info.time_units:
+            self.timed_button = QPushButton(self.tr("P&oser pour une durée…"))
+            self.timed_button.setObjectName("timedCondition")
+            self.timed_button.setToolTip(
+                self.tr("Un état qui prend fin de lui-même : 3 rounds, 1 heure… (il se décompte quand le temps passe).")
+            )
+            self.timed_button.setAutoDefault(False)
+            guard.connect(self.timed_button.clicked, self.put_for_a_while)
+            buttons.addWidget(self.timed_button)
         if vm.supports(rules.ClearConditions):
             clear = QPushButton(self.tr("&Retirer tous les états"))
             clear.setObjectName("clearConditions")
             clear.setAutoDefault(False)
-            clear.clicked.connect(lambda: vm.apply(rules.ClearConditions()))
-            layout.addWidget(clear, 0, Qt.AlignmentFlag.AlignRight)
+            guard.connect(clear.clicked, lambda: vm.apply(rules.ClearConditions()))
+            buttons.addWidget(clear)
+        layout.addLayout(buttons)
         self.refresh()
         vm.changed.connect(self._on_changed)
 
@@ -131,11 +154,37 @@ class ConditionsPanel(QGroupBox):
         effective = set(vm.value("conditions", ()) or ())
         implied = {c: str(reasons.get(c, "")) or self.tr("découle d'un autre état") for c in effective - posed}
         self.model.set_state(posed, implied)
+        countdowns = vm.countdowns()
+        self.model.set_countdowns({c.condition: c.text for c in countdowns if c.condition})
+        self.durations.setText("\n".join(f"• {c.label} : {c.text}" for c in countdowns))
+        self.durations.setVisible(bool(countdowns))
         self.summary.setText(vm.explain("conditions") if "conditions" in vm.derived else "")
         for selector in self.ladders:
             selector.refresh()
 
+    def selected_condition(self) -> str | None:
+        index = self.view.currentIndex()
+        value = index.data(KeyRole) if index.isValid() else None
+        return str(value) if value else None
+
+    def put_for_a_while(self) -> None:
+        """« Poser pour une durée… »: a state that ends on its own (3 rounds, 1 heure, fin du Conflit)."""
+        vm = self.vm
+        fixed: dict[str, object] = {"active": True}
+        if rules.EndConflict not in vm.info.actions:
+            fixed["until_conflict_end"] = False
+        defaults: dict[str, object] = {"duration": 1, "unit": vm.info.round_unit}
+        chosen = self.selected_condition()
+        if chosen:
+            defaults["condition"] = chosen
+        action = prompts.ask_action(
+            self, rules.SetCondition, vm.info, title=self.tr("État pour une durée"), fixed=fixed, defaults=defaults
+        )
+        if action is not None:
+            vm.apply(action)
+
     def _on_changed(self, changes: Changes) -> None:
         ladder_fields = {s.ladder.field for s in self.ladders}
-        if changes.touches({"conditions", *ladder_fields}, {"conditions", "condition_reasons"}):
+        timed = {"condition_timers", "clock", "turn_timers", "wake_in", "dead"}
+        if changes.touches({"conditions", *ladder_fields, *timed}, {"conditions", "condition_reasons"}):
             self.refresh()

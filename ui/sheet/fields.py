@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 import rules
+from ui.common import guard
 from ui.common.texts import fmt_number, fmt_signed, parse_int
 from ui.common.undo_keys import pass_undo_when_unmodified
 from ui.sheet.viewmodel import Changes, SheetViewModel
@@ -80,7 +81,7 @@ class FieldBinder(QObject):
         kind = self.info.kind
         if kind == "bool":
             box = QCheckBox(self.info.label)
-            box.toggled.connect(self.commit)
+            guard.connect(box.toggled, self.commit)
             return box
         if kind == "choice":
             combo = QComboBox()
@@ -88,12 +89,12 @@ class FieldBinder(QObject):
             combo.setMinimumContentsLength(10)
             for value, label in self.info.choices:
                 combo.addItem(label, value)
-            combo.activated.connect(self.commit)
+            guard.connect(combo.activated, self.commit)
             return combo
         if kind == "longtext":
             notes = NotesEdit()
             notes.setTabChangesFocus(True)
-            notes.editingFinished.connect(self.commit)
+            guard.connect(notes.editingFinished, self.commit)
             return notes
         edit = QLineEdit()
         if kind == "int":
@@ -103,7 +104,10 @@ class FieldBinder(QObject):
             if low is not None and high is not None:
                 hint = self.tr("Nombre entier de {0} à {1}").format(fmt_number(low), fmt_number(high))
                 edit.setToolTip(self.info.tooltip + ("\n" if self.info.tooltip else "") + hint)
-        edit.editingFinished.connect(self.commit)
+            if nullable(self.vm.sheet, self.info.name):
+                # An optional number left empty means « none », as the new-sheet form says.
+                edit.setPlaceholderText(self.tr("aucun"))
+        guard.connect(edit.editingFinished, self.commit)
         pass_undo_when_unmodified(edit)
         return edit
 
@@ -416,7 +420,7 @@ class PoolsPanel(QGroupBox):
                 edit.setAlignment(Qt.AlignmentFlag.AlignRight)
                 edit.setAccessibleName(f"{label}, {what}")
                 edit.setObjectName(f"pool_{pool}_{'current' if edit is current else 'base_maximum'}")
-                edit.editingFinished.connect(lambda p=pool: self._commit(p))
+                guard.connect(edit.editingFinished, lambda p=pool: self._commit(p))
                 pass_undo_when_unmodified(edit)
             name.setBuddy(current)
             effective = QLabel()

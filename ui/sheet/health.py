@@ -7,9 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from pydantic import ValidationError
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QFont
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QFocusEvent, QFont
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -26,15 +25,17 @@ from PySide6.QtWidgets import (
 )
 
 import rules
-from ui.common import prompts
+from ui.common import guard, prompts
 from ui.common.badge import StateBadge
+from ui.common.flow import FlowLayout
 from ui.common.health_bar import BarState, HealthBar, Tier
-from ui.common.texts import DERIVED_LABELS, DERIVED_SHOWN_ELSEWHERE, fmt_number, fmt_value, parse_int, tr_const
+from ui.common.texts import DERIVED_LABELS, DERIVED_SHOWN_ELSEWHERE, fmt_number, fmt_value, tr_const
 from ui.common.undo_keys import pass_undo_when_unmodified
 from ui.sheet.viewmodel import Changes, SheetViewModel
 
-MAX_AMOUNT = 100_000
-BAR_NAMES = ("current", "maximum", "temporary", "nonlethal", "death_threshold", "state")
+# The colour of each mode of the quick entry (its tag in the field and its frame).
+MODE_COLOURS = {"damage": "#b71c1c", "heal": "#2e7d32", "temporary": "#1565c0"}
+BAR_NAMES = ("current", "maximum", "temporary", "total", "nonlethal", "death_threshold", "state")
 
 
 def bar_state(vm: SheetViewModel) -> BarState:
@@ -72,24 +73,14 @@ def _tiers(raw: Sequence[Any]) -> list[Tier]:
     return tiers
 
 
-class FlowRow(QGridLayout):
-    """Option controls, three to a row (keeps the column narrow when a system has many)."""
-
-    PER_ROW = 3
+class FlowRow(FlowLayout):
+    """Option controls side by side, wrapping to the next line in a narrow column."""
 
     def __init__(self) -> None:
-        super().__init__()
-        self.setContentsMargins(0, 0, 0, 0)
-        self.setHorizontalSpacing(8)
-        self._count = 0
-
-    def addWidget(self, widget: QWidget, *args: object) -> None:  # type: ignore[override]
-        row, col = divmod(self._count, self.PER_ROW)
-        super().addWidget(widget, row, col)
-        self._count += 1
+        super().__init__(spacing=8)
 
     def finish(self) -> None:
-        self.setColumnStretch(self.PER_ROW, 1)
+        """Nothing left to do (kept for the callers that close a row of options)."""
 
 
 class HealthPanel(QGroupBox):
@@ -113,6 +104,7 @@ class HealthPanel(QGroupBox):
         self.maximum_label.setFont(big)
         slash = QLabel("/")
         slash.setFont(big)
+        self.slash = slash
         unit = QLabel(vm.info.points_short)
         unit.setFont(big)
         top.addSpacing(8)
@@ -122,17 +114,22 @@ class HealthPanel(QGroupBox):
         top.addWidget(unit)
         top.addStretch(1)
         layout.addLayout(top)
-        extras = QHBoxLayout()
+        extras = FlowLayout(spacing=14)
         self.extra_labels: dict[str, QLabel] = {}
-        for name in ("temporary", "nonlethal", "death_threshold"):
+        for name in ("temporary", "total", "nonlethal", "death_threshold"):
             if name in vm.derived:
                 label = QLabel()
                 label.setObjectName(f"{name}Label")
                 self.extra_labels[name] = label
                 extras.addWidget(label)
-                extras.addSpacing(12)
-        extras.addStretch(1)
-        if self.extra_labels:
+        # Sévérité: a gauge filled past its capacity says what beyond it means (issue 10 item 19).
+        self.beyond: QLabel | None = None
+        if vm.has("trauma"):
+            self.beyond = QLabel()
+            self.beyond.setObjectName("beyondLabel")
+            self.beyond.setWordWrap(True)
+            extras.addWidget(self.beyond)
+        if self.extra_labels or self.beyond is not None:
             layout.addLayout(extras)
         self.bar = HealthBar()
         layout.addWidget(self.bar)
@@ -153,6 +150,8 @@ class HealthPanel(QGroupBox):
         self.maximum_label.setAccessibleName(self.tr("Maximum effectif : {0}").format(vm.shown("maximum")))
         texts = {
             "temporary": self.tr("+{0} temporaires"),
+            # d20 counts some thresholds on the total (PV + temporary PV): labelled as such (item 7).
+            "total": self.tr("total {0} avec les temporaires"),
             "nonlethal": self.tr("non létaux : {0}"),
             "death_threshold": self.tr("mort à {0}"),
         }
@@ -160,12 +159,38 @@ class HealthPanel(QGroupBox):
             value = vm.value(name)
             shown = vm.shown(name)
             visible = vm.is_hidden(name) or bool(value) or name == "death_threshold"
+            if name == "total":
+                visible = vm.is_hidden(name) or bool(vm.value("temporary", 0))
             label_widget.setVisible(visible)
             label_widget.setText(texts[name].format(shown))
             label_widget.setToolTip(vm.explain(name))
+        if self.beyond is not None:
+            self._show_beyond()
         state = bar_state(vm)
         self.bar.set_state(state)
         self.bar.setToolTip("\n".join(vm.explain(n) for n in ("current", "maximum", "temporary") if n in vm.derived))
+
+    def _show_beyond(self) -> None:
+        """« 15 / 8 crans » read like an error: past the gauge, « 15 crans » and what the excess means."""
+        assert self.beyond is not None
+        vm = self.vm
+        over = not vm.is_hidden("current") and vm.derived.current > vm.derived.maximum
+        self.slash.setVisible(not over)
+        self.maximum_label.setVisible(not over)
+        self.beyond.setVisible(over)
+        if not over:
+            self.beyond.clear()
+            return
+        trauma = vm.info.extra.get("trauma") or {}
+        beyond = trauma.get("beyond") if isinstance(trauma, dict) else None
+        excess = vm.derived.current - vm.derived.maximum
+        text = self.tr("{0} au-delà de la jauge de {1}").format(excess, fmt_number(vm.derived.maximum))
+        if isinstance(beyond, dict) and beyond.get("label"):
+            opposition = beyond.get("opposition")
+            tier = f"{beyond['label']} ({opposition})" if opposition is not None else str(beyond["label"])
+            text += self.tr(" : palier {0}").format(tier)
+        self.beyond.setText(text)
+        self.beyond.setToolTip(vm.explain("maximum"))
 
     def _on_changed(self, changes: Changes) -> None:
         if changes.touches(derived=BAR_NAMES):
@@ -185,11 +210,18 @@ class QuickEntry(QWidget):
         self.amount = QLineEdit()
         self.amount.setObjectName("quickAmount")
         self.amount.setAccessibleName(self.tr("Montant : un nombre ou des dés"))
-        self.amount.setMinimumWidth(110)
+        self.amount.setMinimumWidth(180)
         self.amount.setMaxLength(80)
-        self.amount.returnPressed.connect(lambda: self.submit(self.mode))
+        self.mode_tag = QLabel(self.amount)
+        self.mode_tag.setObjectName("quickMode")
+        self.mode_tag.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        self.amount.installEventFilter(self)
+        self._roll_entry: str | None = None
+        self._roll_text = ""
+        guard.connect(self.amount.returnPressed, lambda: self.submit(self.mode))
         pass_undo_when_unmodified(self.amount)
-        row.addWidget(self.amount, 1)
+        # The field on its own line, as wide as the panel; the buttons under it, side by side.
+        layout.addWidget(self.amount)
         self.buttons: dict[str, QPushButton] = {}
         specs = [("damage", self.tr("&Dégâts"), rules.Damage), ("heal", self.tr("&Soins"), rules.Heal)]
         if vm.has("temporary") and vm.supports(rules.GainTemporary):
@@ -200,8 +232,8 @@ class QuickEntry(QWidget):
             button = QPushButton(text)
             button.setObjectName(f"quick_{mode}")
             button.setAutoDefault(False)
-            button.clicked.connect(lambda _=False, m=mode: self.submit(m))
-            row.addWidget(button)
+            guard.connect(button.clicked, lambda _=False, m=mode: self.submit(m))
+            row.addWidget(button, 1)
             self.buttons[mode] = button
         layout.addLayout(row)
         self.options = FlowRow()
@@ -225,6 +257,7 @@ class QuickEntry(QWidget):
         layout.addWidget(self.roll_label)
         self._show_mode()
         vm.rolled.connect(self._on_rolled)
+        vm.changed.connect(self._on_changed)
 
     def _build_options(self) -> None:
         vm = self.vm
@@ -285,59 +318,107 @@ class QuickEntry(QWidget):
             opts.addWidget(self.magical)
 
     def set_mode(self, mode: str) -> None:
-        if mode in self.buttons:
+        if mode in self.buttons and mode != self.mode:
             self.mode = mode
             self._show_mode()
 
-    def _show_mode(self) -> None:
+    def mode_name(self, mode: str | None = None) -> str:
         names = {"damage": self.tr("Dégâts"), "heal": self.tr("Soins"), "temporary": self.tr("Temporaires")}
-        self.amount.setPlaceholderText(self.tr("7 ou 2d6+3"))
-        self.amount.setToolTip(
-            self.tr("Un nombre ou des dés (2d6+3) ; Entrée applique : {0}").format(names.get(self.mode, ""))
+        return names.get(mode or self.mode, "")
+
+    def _show_mode(self) -> None:
+        """The mode is written in the field itself (a coloured tag on its left), and in its tooltip."""
+        name = self.mode_name()
+        colour = MODE_COLOURS.get(self.mode, MODE_COLOURS["damage"])
+        self.mode_tag.setText(name)
+        self.mode_tag.setStyleSheet(
+            f"background: {colour}; color: white; border-radius: 3px; padding: 0px 4px; font-weight: bold;"
         )
+        self.mode_tag.adjustSize()
+        self._place_tag()
+        self.amount.setPlaceholderText(self.tr("7 ou 2d6+3"))
+        self.amount.setToolTip(self.tr("Un nombre ou des dés (2d6+3) ; Entrée applique : {0}").format(name))
+        self.amount.setAccessibleDescription(self.tr("Entrée applique : {0}").format(name))
+        self.amount.setStyleSheet(f"QLineEdit#quickAmount {{ border: 2px solid {colour}; border-radius: 3px; }}")
         for mode, button in self.buttons.items():
             font = button.font()
             font.setBold(mode == self.mode)
             button.setFont(font)
 
+    def _place_tag(self) -> None:
+        tag = self.mode_tag
+        height = min(tag.sizeHint().height(), max(self.amount.height() - 6, 10))
+        tag.setGeometry(4, (self.amount.height() - height) // 2, tag.sizeHint().width(), height)
+        self.amount.setTextMargins(tag.sizeHint().width() + 4, 0, 0, 0)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.amount:
+            if event.type() == QEvent.Type.Resize:
+                self._place_tag()
+            elif event.type() == QEvent.Type.FocusOut and isinstance(event, QFocusEvent):
+                # Issue 10 item 5: Ctrl+H's mode lasts while the field is in use; coming back to it
+                # (a click) starts again from « Dégâts ». A button click sets its own mode itself.
+                if event.reason() != Qt.FocusReason.PopupFocusReason:
+                    self.set_mode("damage")
+        return super().eventFilter(watched, event)
+
     def _on_rolled(self, detail: str) -> None:
         self.roll_label.setText(self.tr("Lancer : {0}").format(detail))
+        journal = self.vm.journal
+        self._roll_entry = journal[-1] if journal else None
 
-    def _amount(self) -> int | str | None:
-        text = self.amount.text().strip()
-        if not text:
-            self.vm.refused.emit(self.tr("Entrez un montant : un nombre (7) ou des dés (2d6+3)."))
-            return None
-        number = parse_int(text)
-        if number is not None:
-            if not 0 <= number <= MAX_AMOUNT:
-                self.vm.refused.emit(
-                    self.tr("Le montant doit être entre 0 et {0} (pour l'inverse, utilisez l'autre bouton).").format(
-                        MAX_AMOUNT
-                    )
-                )
-                return None
-            return number
-        return text.replace("−", "-")
+    def _on_changed(self, changes: Changes) -> None:
+        """The roll shown belongs to the last journal entry: undone, it goes; redone, it comes back."""
+        if not (changes.journal or changes.everything) or self._roll_entry is None:
+            return
+        journal = self.vm.journal
+        last = journal[-1] if journal else None
+        if last is self._roll_entry:
+            if not self.roll_label.text() and self._roll_text:
+                self.roll_label.setText(self._roll_text)
+        elif self.roll_label.text():
+            self._roll_text = self.roll_label.text()
+            self.roll_label.clear()
 
     def submit(self, mode: str) -> None:
-        """Apply what the field holds as ``mode`` ("damage", "heal", "temporary")."""
+        """Apply what the field holds as ``mode`` ("damage", "heal", "temporary"); the mode then goes
+        back to « Dégâts » and the one-shot options (non létaux, critique, zone…) are unticked."""
         self.set_mode(mode)
-        amount = self._amount()
-        if amount is None:
+        text = self.amount.text().strip().replace("−", "-")
+        if not text:
+            self.vm.refused.emit(self.tr("Entrez un montant : un nombre (7) ou des dés (2d6+3)."))
             return
         try:
-            done = self._apply(mode, amount)
-        except ValidationError:
-            self.vm.refused.emit(self.tr("Montant refusé : « {0} ».").format(self.amount.text().strip()))
-            return
+            done = self._apply(mode, text)
+        except rules.Refused as exc:  # the amount or an option refused by the rules, in French
+            self.vm.refuse(exc)
+            done = False
         if done:
             self.amount.clear()
             self.amount.setModified(False)
+            self._reset_options(mode)
+            self.set_mode("damage")
         self.amount.setFocus()
 
-    def _apply(self, mode: str, amount: int | str) -> bool:
+    def _reset_options(self, mode: str) -> None:
+        """Issue 10 item 6: options describe one hit (or one healing) and do not carry over to the next."""
+        if mode == "damage":
+            for box in (self.nonlethal, self.critical, self.adjacent, self.several_attacks):
+                if box is not None:
+                    box.setChecked(False)
+            for combo in (self.damage_type, self.body_part_choice):
+                if combo is not None:
+                    combo.setCurrentIndex(0)
+            if self.hits is not None:
+                self.hits.setValue(1)
+            if self.body_part is not None:
+                self.body_part.clear()
+        elif mode == "heal" and self.magical is not None:
+            self.magical.setChecked(False)
+
+    def _apply(self, mode: str, amount: str) -> bool:
         vm = self.vm
+        self._roll_entry = None
         self.roll_label.clear()
         if mode == "damage":
             options: dict[str, Any] = {}
@@ -356,26 +437,21 @@ class QuickEntry(QWidget):
                 options["body_part"] = self.body_part.text().strip()
             if self.body_part_choice is not None and self.body_part_choice.currentData() is not None:
                 options["body_part"] = self.body_part_choice.currentData()
-            done = vm.apply(rules.Damage(amount=amount, **options)) is not None
-            if done and self.critical is not None and self.adjacent is not None:
-                self.critical.setChecked(False)
-            return done
+            return vm.apply(rules.build_action(rules.Damage, amount=amount, **options)) is not None
         if mode == "heal":
             magical = self.magical.isChecked() if self.magical is not None else False
-            return vm.apply(rules.Heal(amount=amount, magical=magical)) is not None
+            return vm.apply(rules.build_action(rules.Heal, amount=amount, magical=magical)) is not None
         return self._temporary(amount)
 
-    def _temporary(self, amount: int | str) -> bool:
+    def _temporary(self, text: str) -> bool:
         """Temporary points never stack: when some exist, ask keep or replace (with the new amount known)."""
         vm = self.vm
+        checked = rules.build_action(rules.GainTemporary, amount=text)
+        amount = checked.amount  # type: ignore[attr-defined]
         current = int(vm.value("temporary", 0) or 0)
         preface: list[str] = []
         if isinstance(amount, str):
-            try:
-                roll = rules.roll_expression(amount, vm.rng)
-            except rules.Refused as exc:
-                vm.refused.emit(exc.reason)
-                return False
+            roll = rules.roll_expression(amount, vm.rng)
             preface.append(self.tr("Points temporaires : {0}.").format(roll.detail))
             vm.rolled.emit(roll.detail)
             amount = roll.total
@@ -388,7 +464,8 @@ class QuickEntry(QWidget):
             if answer is None:
                 return False
             replace = answer
-        return vm.apply(rules.GainTemporary(amount=amount, replace=replace), preface=preface) is not None
+        action = rules.build_action(rules.GainTemporary, amount=amount, replace=replace)
+        return vm.apply(action, preface=preface) is not None
 
 
 class DerivedPanel(QGroupBox):

@@ -6,13 +6,29 @@ Each entry is drawn as its title in bold, what happened, and the dice line in gr
 from __future__ import annotations
 
 import html
+import re
+import unicodedata
+from datetime import datetime
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSize, Qt
-from PySide6.QtGui import QAbstractTextDocumentLayout, QFont, QPainter, QPalette, QTextDocument
+from PySide6.QtCore import QIODevice, QModelIndex, QPersistentModelIndex, QPoint, QSaveFile, QSize, Qt
+from PySide6.QtGui import (
+    QAbstractTextDocumentLayout,
+    QFont,
+    QKeySequence,
+    QPainter,
+    QPalette,
+    QShortcut,
+    QTextDocument,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QApplication,
     QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
     QListView,
+    QMenu,
     QPushButton,
     QStyle,
     QStyledItemDelegate,
@@ -21,7 +37,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+import rules
+from ui.common import guard, prompts
+from ui.common.flow import FlowLayout
 from ui.common.models import JournalModel
+from ui.common.titles import CLOCK_SEPARATOR
 from ui.sheet.viewmodel import Changes, SheetViewModel
 
 DICE_PREFIX = "Dés : "
@@ -34,14 +54,31 @@ SHOWN_ENTRIES = 100
 
 
 def entry_html(text: str) -> str:
+    """An entry as rich text: its title in bold (its date in grey), the dice in grey italics, the GM's
+    lines (``rules.SECRET_MARK``, GM view only) in purple italics. Everything is escaped: a name or a
+    note holding markup shows as text."""
     lines = text.split("\n")
-    parts = [f"<b>{html.escape(lines[0])}</b>"]
+    title, sep, when = lines[0].rpartition(CLOCK_SEPARATOR)
+    if not sep:
+        title, when = lines[0], ""
+    head = f"<b>{html.escape(title)}</b>"
+    if when:
+        head += f"<span style='color:#666666'>{html.escape(CLOCK_SEPARATOR + when)}</span>"
+    parts = [head]
     for line in lines[1:]:
         if line.startswith(DICE_PREFIX):
             parts.append(f"<span style='color:#555555'><i>{html.escape(line)}</i></span>")
+        elif line.startswith(rules.SECRET_MARK):
+            parts.append(f"<span style='color:#6a1b9a'><i>{html.escape(line)}</i></span>")
         else:
             parts.append(html.escape(line))
     return "<br>".join(parts)
+
+
+def folded(text: str) -> str:
+    """For searching: no case, no accents (« epuise » finds « Épuisé »)."""
+    decomposed = unicodedata.normalize("NFD", text.casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 class JournalDelegate(QStyledItemDelegate):
@@ -137,23 +174,82 @@ class JournalPanel(QGroupBox):
         self.view.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        guard.connect(self.view.customContextMenuRequested, self._context_menu)
+        # Issue 10 item 24: search, copy and export; each entry is dated with the sheet's clock.
+        search_row = QHBoxLayout()
+        search_label = QLabel(self.tr("Filtrer :"))  # no mnemonic: Ctrl+F (Fiche › Chercher dans le journal) comes here
+        self.search = QLineEdit()
+        self.search.setObjectName("journalSearch")
+        self.search.setPlaceholderText(self.tr("mot à chercher (sans accents ni majuscules)"))
+        self.search.setAccessibleName(self.tr("Filtrer le journal"))
+        self.search.setClearButtonEnabled(True)
+        search_label.setBuddy(self.search)
+        guard.connect(self.search.textChanged, lambda _text: self._refresh())
+        search_row.addWidget(search_label)
+        search_row.addWidget(self.search, 1)
+        layout.addLayout(search_row)
         layout.addWidget(self.view)
+        self.found = QLabel()
+        self.found.setObjectName("journalFound")
+        layout.addWidget(self.found)
+        buttons = FlowLayout()
+        self.copy_button = QPushButton(self.tr("Copier le journal"))
+        self.copy_button.setObjectName("journalCopy")
+        self.copy_button.setAutoDefault(False)
+        self.copy_button.setToolTip(
+            self.tr("Copie les entrées affichées (le filtre s'applique), la plus ancienne en premier.")
+        )
+        guard.connect(self.copy_button.clicked, self.copy_all)
+        buttons.addWidget(self.copy_button)
+        self.export_button = QPushButton(self.tr("E&xporter…"))
+        self.export_button.setObjectName("journalExport")
+        self.export_button.setAutoDefault(False)
+        self.export_button.setToolTip(self.tr("Enregistre le journal dans un fichier texte."))
+        guard.connect(self.export_button.clicked, self.export)
+        buttons.addWidget(self.export_button)
         self.limit: int | None = SHOWN_ENTRIES
         self.show_all = QPushButton()
         self.show_all.setObjectName("journalShowAll")
-        self.show_all.clicked.connect(self._toggle_all)
-        layout.addWidget(self.show_all)
+        self.show_all.setAutoDefault(False)
+        guard.connect(self.show_all.clicked, self._toggle_all)
+        buttons.addWidget(self.show_all)
+        layout.addLayout(buttons)
+        self.copy_shortcut = QShortcut(
+            QKeySequence.StandardKey.Copy, self.view, context=Qt.ShortcutContext.WidgetShortcut
+        )
+        guard.connect(self.copy_shortcut.activated, self.copy_selected)
         self._refresh()
         vm.changed.connect(self._on_changed)
 
+    # --- what is shown ----------------------------------------------------------------------------------
+
+    def entries(self) -> list[tuple[int, str]]:
+        """(index in the journal, entry as this view shows it) of the entries the filter keeps, oldest
+        first: the player's view leaves out the GM's lines (``rules.SECRET_MARK``)."""
+        needle = folded(self.search.text().strip())
+        shown = []
+        for index, entry in enumerate(self.vm.journal):
+            visible = self.vm.visible_entry(entry)
+            if visible and (not needle or needle in folded(visible)):
+                shown.append((index, visible))
+        return shown
+
     def _refresh(self) -> None:
-        self.model.set_entries(self.vm.journal, self.limit)
-        total = len(self.vm.journal)
+        kept = self.entries()
+        self.model.set_entries([e for _, e in kept], self.limit, keys=[i for i, _ in kept])
+        total = len(kept)
+        filtering = bool(self.search.text().strip())
+        self.found.setVisible(filtering)
+        self.found.setText(self.tr("{0} entrée(s) sur {1}").format(total, len(self.vm.journal)))
         self.show_all.setVisible(total > SHOWN_ENTRIES)
         if self.limit is None:
             self.show_all.setText(self.tr("N'afficher que les {0} dernières entrées").format(SHOWN_ENTRIES))
         else:
             self.show_all.setText(self.tr("Afficher tout le journal ({0} entrées)").format(total))
+        has = bool(total)
+        self.copy_button.setEnabled(has)
+        self.export_button.setEnabled(bool(self.vm.journal))
 
     def _toggle_all(self) -> None:
         self.limit = SHOWN_ENTRIES if self.limit is None else None
@@ -163,3 +259,56 @@ class JournalPanel(QGroupBox):
         if changes.journal or changes.everything:
             self._refresh()
             self.view.scrollToTop()
+
+    # --- copy and export --------------------------------------------------------------------------------
+
+    def text(self, entries: list[str] | None = None) -> str:
+        """Entries as plain text, oldest first, a blank line between them."""
+        chosen = entries if entries is not None else [e for _, e in self.entries()]
+        return "\n\n".join(chosen) + ("\n" if chosen else "")
+
+    def copy_all(self) -> None:
+        QApplication.clipboard().setText(self.text())
+        self.vm.notified.emit(self.tr("Journal copié ({0} entrées).").format(len(self.entries())), False)
+
+    def copy_selected(self) -> None:
+        rows = self.view.selectionModel().selectedRows() if self.view.selectionModel() else []
+        index = rows[0] if rows else self.view.currentIndex()
+        if not index.isValid():
+            return
+        QApplication.clipboard().setText(self.model.entry(index.row()))
+
+    def export(self) -> None:
+        """The journal (as this view shows it, the filter set aside) in a UTF-8 text file."""
+        name = self.vm.sheet.name or self.tr("personnage")
+        suggested = re.sub(r"[^\w\-]+", "_", name, flags=re.UNICODE).strip("_").lower() or "journal"
+        path = prompts.save_text_path(self, suggested + "-journal.txt")
+        if path is None:
+            return
+        header = self.tr("Journal de {0} — exporté le {1} (horloge de la fiche : {2})").format(
+            name, datetime.now().strftime("%d/%m/%Y %H:%M"), self.vm.clock_text()
+        )
+        body = self.text([self.vm.visible_entry(e) for e in self.vm.journal if self.vm.visible_entry(e)])
+        out = QSaveFile(str(path))
+        if not out.open(QIODevice.OpenModeFlag.WriteOnly):
+            self.vm.refused.emit(self.tr("Export impossible : {0} ({1}).").format(path, out.errorString()))
+            return
+        out.write((header + "\n\n" + body).encode("utf-8"))
+        if not out.commit():
+            self.vm.refused.emit(self.tr("Export impossible : {0} ({1}).").format(path, out.errorString()))
+            return
+        self.vm.notified.emit(self.tr("Journal exporté dans {0}.").format(path), False)
+
+    def _context_menu(self, pos: QPoint) -> None:
+        menu = QMenu(self.view)
+        index = self.view.indexAt(pos)
+        if index.isValid():
+            self.view.setCurrentIndex(index)
+            copy_one = menu.addAction(self.tr("Copier l'entrée"))
+            guard.connect(copy_one.triggered, self.copy_selected)
+        copy_all = menu.addAction(self.tr("Copier le journal affiché"))
+        guard.connect(copy_all.triggered, self.copy_all)
+        export = menu.addAction(self.tr("Exporter le journal…"))
+        guard.connect(export.triggered, self.export)
+        self.context_menu = menu  # tests look at it
+        menu.popup(self.view.viewport().mapToGlobal(pos))

@@ -11,9 +11,10 @@ from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QResizeEvent
-from PySide6.QtWidgets import QFrame, QScrollArea, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QScrollArea, QSplitter, QVBoxLayout, QWidget
 
 import rules
+from ui.common import guard
 from ui.common.house_rules import HouseRulesBanner
 from ui.common.messages import MessageBar
 from ui.sheet.actions import DyingPanel, OtherActionsPanel, RestsPanel
@@ -37,7 +38,10 @@ class Column(QScrollArea):
     ``heightForWidth`` at the current width instead.
     """
 
-    def __init__(self, widgets: list[QWidget], widest: int, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, widgets: list[QWidget], widest: int, parent: QWidget | None = None, *, stretch: bool = True
+    ) -> None:
+        """``stretch``: empty space after the panels (else the last panel takes it)."""
         super().__init__(parent)
         self._fitting = False
         inner = QWidget()
@@ -46,7 +50,8 @@ class Column(QScrollArea):
         layout.setContentsMargins(4, 4, 4, 4)
         for widget in widgets:
             layout.addWidget(widget)
-        layout.addStretch(1)
+        if stretch:
+            layout.addStretch(1)
         self.setWidgetResizable(True)
         self.setFrameShape(QFrame.Shape.NoFrame)
         # QScrollArea watches its widget through its own event filter (``eventFilter`` below).
@@ -55,6 +60,7 @@ class Column(QScrollArea):
         needed = inner.minimumSizeHint().width() + self.verticalScrollBar().sizeHint().width() + 2
         self.setMinimumWidth(min(needed, widest))
 
+    @guard.guarded  # run by a timer
     def fit(self) -> None:
         inner = self.widget()
         layout = inner.layout() if inner is not None else None
@@ -97,10 +103,19 @@ class SheetView(QWidget):
         self.vm = vm if vm is not None else SheetViewModel(sheet, rng=rng, journal=journal, parent=self)
         vm = self.vm
         self.setObjectName(f"sheet_{vm.sheet.system}")
+        self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground)  # the GM view's frame is drawn
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
+        # The top strip: which view this is, then the messages (its space always reserved).
+        strip = QHBoxLayout()
+        strip.setSpacing(6)
+        self.view_badge = QLabel()
+        self.view_badge.setObjectName("viewBadge")
+        self.view_badge.setTextFormat(Qt.TextFormat.PlainText)
+        strip.addWidget(self.view_badge, 0, Qt.AlignmentFlag.AlignVCenter)
         self.messages = MessageBar()
-        layout.addWidget(self.messages)
+        strip.addWidget(self.messages, 1)
+        layout.addLayout(strip)
         # « Règles maison : … » when the sheet plays by a GM's house rules (issue 18).
         self.house_banner = HouseRulesBanner()
         self.house_banner.show_rules([vm.house])
@@ -127,7 +142,9 @@ class SheetView(QWidget):
         self.rests = RestsPanel(vm)
         self.wounds = WoundsPanel(vm) if vm.info.features & {"wounds", "local_wounds"} else None
         self.others = OtherActionsPanel(vm, covered)
-        self.odds = OddsPanel(vm)
+        # Made as a child: its refresh shows it, and a widget without a parent shown becomes a window of
+        # its own that takes the activation (the window's shortcuts and focus stopped working).
+        self.odds = OddsPanel(vm, self)
         self.conditions = ConditionsPanel(vm)
         self.journal = JournalPanel(vm)
 
@@ -148,7 +165,8 @@ class SheetView(QWidget):
         self.splitter.addWidget(Column([w for w in middle if w is not None], widest=490))
         right = QSplitter(Qt.Orientation.Vertical)
         right.setChildrenCollapsible(False)
-        right.addWidget(self.conditions)
+        # The states scroll when a ladder's text and the list need more height than the column has.
+        right.addWidget(Column([self.conditions], widest=420, stretch=False))
         right.addWidget(self.journal)
         right.setSizes([420, 300])
         self.splitter.addWidget(right)
@@ -158,10 +176,36 @@ class SheetView(QWidget):
         self.splitter.setSizes([390, 500, 360])
         layout.addWidget(self.splitter, 1)
 
+        self._show_view_mode(vm.gm_view)
+        vm.gmViewChanged.connect(self._show_view_mode)
         vm.refused.connect(self._on_refused)
         vm.notified.connect(self._on_notified)
         vm.changed.connect(self._on_changed)
         vm.undo_stack.cleanChanged.connect(self._on_clean_changed)
+
+    # --- the view mode ------------------------------------------------------------------------------------
+
+    def _show_view_mode(self, gm: bool) -> None:
+        """The sheet itself says which view it is: the GM's shows what the rules hide from the player,
+        and a purple frame (Ctrl+M switches)."""
+        if gm:
+            self.view_badge.setText(self.tr("Vue meneur"))
+            self.view_badge.setToolTip(
+                self.tr("Vue meneur : tout est visible, y compris ce que les règles cachent au joueur (Ctrl+M).")
+            )
+            badge = "background: #6a1b9a; color: white;"
+            self.setStyleSheet(f"SheetView#{self.objectName()} {{ border: 3px solid #6a1b9a; }}")
+        else:
+            self.view_badge.setText(self.tr("Vue joueur"))
+            self.view_badge.setToolTip(
+                self.tr(
+                    "Vue joueur : ce que les règles cachent au joueur est masqué (« ? ») ; Ctrl+M pour la vue meneur."
+                )
+            )
+            badge = "background: #e0e0e0; color: #333333;"
+            self.setStyleSheet("")
+        self.view_badge.setStyleSheet(badge + " border-radius: 9px; padding: 2px 8px; font-weight: bold;")
+        self.view_badge.setAccessibleName(self.view_badge.text())
 
     # --- the message bar ----------------------------------------------------------------------------------
 
@@ -200,6 +244,7 @@ class SheetView(QWidget):
             (self.vm.notified, self._on_notified),
             (self.vm.changed, self._on_changed),
             (self.vm.undo_stack.cleanChanged, self._on_clean_changed),
+            (self.vm.gmViewChanged, self._show_view_mode),
             (self.vm.rulesChanged, self._on_rules_changed),
         ):
             try:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QGridLayout, QGroupBox, QHBoxLayout, QLabel, QPushButton, QSpinBox, QWidget
 
 import rules
+from ui.common import guard
 from ui.common.labels import button_label
 from ui.sheet.actions import run_action
 from ui.sheet.odds import ChanceLabel, LiveChance
@@ -42,13 +43,13 @@ class TenacityPanel(QGroupBox):
         self.odds: dict[str, LiveChance] = {}
         if test is not None and vm.supports(test):
             for col, (psychological, text) in enumerate(
-                ((False, self.tr("Défi (&Physique)")), (True, self.tr("Défi (M&ental)")))
+                ((False, self.tr("Défi (&Physique)")), (True, self.tr("Défi (Me&ntal)")))
             ):
                 name = "mental" if psychological else "physique"
                 button = QPushButton(text)
                 button.setObjectName(f"tenacity_{name}")
                 button.setAutoDefault(False)
-                button.clicked.connect(lambda _=False, p=psychological, t=test: self._test(t, p))
+                guard.connect(button.clicked, lambda _=False, p=psychological, t=test: self._test(t, p))
                 cell = QHBoxLayout()
                 cell.addWidget(button, 1)
                 label = ChanceLabel(f"odds_tenacity_{name}")
@@ -56,7 +57,7 @@ class TenacityPanel(QGroupBox):
                 grid.addLayout(cell, 1, col)
                 self.buttons[name] = button
                 live = LiveChance(vm, label, lambda p=psychological, t=test: self._action(t, p))
-                self.opposition.valueChanged.connect(live.update)
+                guard.connect(self.opposition.valueChanged, live.update)
                 self.odds[name] = live
             label = QLabel(self.tr("Contre :"))
             label.setBuddy(self.opposition)
@@ -70,7 +71,7 @@ class TenacityPanel(QGroupBox):
             button = QPushButton(button_label(action_type, vm.info))
             button.setObjectName(f"severite_{name}")
             button.setAutoDefault(False)
-            button.clicked.connect(lambda _=False, t=action_type: run_action(vm, self, t))
+            guard.connect(button.clicked, lambda _=False, t=action_type: run_action(vm, self, t))
             grid.addWidget(button, row, 0, 1, 2)
             row += 1
         self.refresh()

@@ -109,6 +109,7 @@ class SheetViewModel(QObject):
         self._odds: rules.Odds | None = None
         self._info = rules.describe(sheet.system, table)
         self._gm_view = False
+        self._countdowns: tuple[Any, tuple[rules.Countdown, ...]] | None = None
         self.undo_stack = QUndoStack(self)
 
     # --- reading -------------------------------------------------------------------------------------
@@ -167,6 +168,16 @@ class SheetViewModel(QObject):
     @property
     def gm_view(self) -> bool:
         return self._gm_view
+
+    def countdowns(self) -> tuple[rules.Countdown, ...]:
+        """What counts down on the sheet (states put for a while, the system's own waits)."""
+        if self._countdowns is None or self._countdowns[0] is not self.sheet:
+            self._countdowns = (self.sheet, rules.countdowns(self.sheet))
+        return self._countdowns[1]
+
+    def clock_text(self) -> str:
+        """The sheet's clock, as the journal dates its entries (« jour 1, 08:00:00 »)."""
+        return rules.format_clock(int(getattr(self.sheet, "clock", 0) or 0))
 
     def has(self, feature: str) -> bool:
         return feature in self._info.features
@@ -250,26 +261,41 @@ class SheetViewModel(QObject):
         before = self._state
         try:
             outcome = rules.apply(before.sheet, action, self._rng, rules_table=self.rules_table)
-        except rules.SheetError as exc:
-            self.refused.emit("\n".join([exc.reason.split(" : ")[0] + " :", *exc.lines]))
-            return None
         except rules.Refused as exc:
-            self.refused.emit(exc.reason)
+            self.refuse(exc)
             return None
         except Exception:  # a bug in a rule must not take the player's sheet with it
             log.exception("rules.apply failed for %r", action)
             self.refused.emit(self.tr("Erreur interne des règles : l'action n'a pas été appliquée (rien n'a changé)."))
             return None
         title = text or self.title_of(action)
-        entry = self._journal_entry(title, [*preface, *outcome.log], outcome.rolls)
+        rolled = [r for r in outcome.rolls if not r.given]
+        if outcome.sheet == before.sheet and not outcome.rolls and not preface:
+            # Issue 10 item 10: an action that changes nothing and rolls nothing adds nothing: no
+            # journal entry, no undo step; the message says so, with what the rules said. A test whose
+            # die the player gives (rolled at the table) changes nothing either, but its result is news.
+            said = [line for line in self.visible_lines(outcome.log) if line]
+            detail = " ".join(said[:2])
+            self.notified.emit(
+                self.tr("Rien n'a changé ({0}).").format(title) + (" " + detail if detail else ""), False
+            )
+            return outcome
+        entry = self._journal_entry(title, [*preface, *outcome.log], outcome.rolls, outcome.sheet)
         after = State(outcome.sheet, (*before.journal, entry), before.house)
         self.undo_stack.push(SwapState(self, before, after, title))
-        dice = "; ".join(r.detail for r in outcome.rolls if not r.given)
+        dice = "; ".join(r.detail for r in rolled)
         if dice:
             self.rolled.emit(dice)
         self._notify(outcome.events)
         self.applied.emit(action)
         return outcome
+
+    def refuse(self, exc: rules.Refused) -> None:
+        """Say why the rules refused (a ``SheetError`` lists its French lines under its title)."""
+        if isinstance(exc, rules.SheetError):
+            self.refused.emit("\n".join([exc.reason.split(" : ")[0] + " :", *exc.lines]))
+        else:
+            self.refused.emit(exc.reason)
 
     def edit(self, changes: Mapping[str, Any]) -> bool:
         """Edit stored fields (header, characteristics, maxima…) through ``rules.Edit``.
@@ -300,23 +326,54 @@ class SheetViewModel(QObject):
             self.refused.emit(house_rules.misfit_message(who, misfit))
             return False
         title, lines = house_rules.change_entry(before.house, house)
-        after = State(before.sheet, (*before.journal, self._journal_entry(title, lines, ())), house)
+        after = State(before.sheet, (*before.journal, self._journal_entry(title, lines, (), before.sheet)), house)
         self.undo_stack.push(SwapState(self, before, after, title))
         return True
 
     # --- internals -----------------------------------------------------------------------------------
 
-    def _journal_entry(self, title: str, lines: list[str], rolls: Iterable[rules.Roll]) -> str:
+    def _journal_entry(self, title: str, lines: list[str], rolls: Iterable[rules.Roll], sheet: Any = None) -> str:
         # Dice not already spelled out by the rules' own lines are listed, so every roll is visible; a
-        # file keeps entries of bounded length (a long simulation keeps its start and its end).
-        return journal_entry(title, lines, rolls)
+        # file keeps entries of bounded length; each entry is dated with the sheet's clock after the
+        # action (issue 10 item 24).
+        clock = int(getattr(sheet, "clock", 0) or 0) if sheet is not None else None
+        return journal_entry(title, lines, rolls, clock)
 
     def _notify(self, events: Iterable[str]) -> None:
+        """Notices of the outcome's events, as the final state of the action has them (issue 10 item 8):
+        a stabilisation a bleed broke in the same step, a fall or a faint ending in death, is not told."""
         name = self.sheet.name or self.tr("Le personnage")
-        for event in events:
-            template = EVENT_NOTICES.get(event)
-            if template:
-                self.notified.emit(tr_const(template).format(name=name), event in GRAVE_EVENTS)
+        shown = [e for e in events if e in EVENT_NOTICES]
+        state = self._derived.state
+        if state == "mort":
+            shown = [e for e in shown if e not in ("stabilised", "fell", "unconscious", "heroic_survival")]
+        elif "died" in shown:
+            shown.remove("died")  # the rules said « died » but the sheet is not dead (a bug elsewhere)
+        if "stabilised" in shown and (state == "mourant" or getattr(self.sheet, "stabilised", None) is False):
+            shown.remove("stabilised")
+        for event in shown:
+            self.notified.emit(tr_const(EVENT_NOTICES[event]).format(name=name), event in GRAVE_EVENTS)
+
+    # --- what the player may read ---------------------------------------------------------------------
+
+    def visible_lines(self, lines: Iterable[str]) -> list[str]:
+        """Journal lines as this view shows them: the GM's lines (``rules.SECRET_MARK``) only in the GM
+        view, where they keep their mark."""
+        if self._gm_view:
+            return list(lines)
+        return [line for line in lines if not line.startswith(rules.SECRET_MARK)]
+
+    def visible_entry(self, entry: str) -> str:
+        """A journal entry as this view shows it (``""`` if nothing of it is for the player)."""
+        if self._gm_view or rules.SECRET_MARK not in entry:
+            return entry
+        return "\n".join(self.visible_lines(entry.split("\n")))
+
+    def visible_journal(self) -> tuple[str, ...]:
+        """The journal as this view shows it, oldest first (empty entries left out)."""
+        if self._gm_view:
+            return self.journal
+        return tuple(e for e in (self.visible_entry(entry) for entry in self.journal) if e)
 
     def _install(self, state: State) -> None:
         old_state, old_derived = self._state, self._derived

@@ -12,7 +12,6 @@ from typing import Any
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QItemSelectionModel, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QGridLayout,
     QGroupBox,
     QHeaderView,
     QLabel,
@@ -23,7 +22,8 @@ from PySide6.QtWidgets import (
 )
 
 import rules
-from ui.common import prompts
+from ui.common import guard, prompts
+from ui.common.flow import FlowLayout
 from ui.common.forms import user_fields
 from ui.common.labels import adds_wound, button_label, button_tip
 from ui.common.models import Row, RowsModel
@@ -222,8 +222,7 @@ class WoundsPanel(QGroupBox):
         self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.details.setAccessibleName(self.tr("Détails de la blessure choisie"))
         layout.addWidget(self.details)
-        buttons = QGridLayout()
-        buttons.setHorizontalSpacing(4)
+        buttons = FlowLayout(spacing=4)
         self.add_types = [t for t in vm.info.actions if adds_wound(t, vm.info)]
         self.buttons: dict[str, QPushButton] = {}
         self._tips: dict[str, str] = {}
@@ -232,8 +231,8 @@ class WoundsPanel(QGroupBox):
             button.setToolTip(button_label(action_type, vm.info).replace("&", ""))
             button.setObjectName("woundAdd")
             button.setAutoDefault(False)
-            button.clicked.connect(lambda _=False, t=action_type: self.add(t))
-            buttons.addWidget(button, 0, 0)
+            guard.connect(button.clicked, lambda _=False, t=action_type: self.add(t))
+            buttons.addWidget(button)
             self.buttons["add"] = button
         # Actions on one wound (an optional ``wound_id`` means « a wound or the whole gauge »: not here).
         self.per_wound = [
@@ -242,7 +241,7 @@ class WoundsPanel(QGroupBox):
         for action_type in self.per_wound:
             kind = _kind(action_type)
             if kind == "set_wound_bleeding":
-                text = self.tr("&Saignement")
+                text = self.tr("Saig&nement")
                 tip = self.tr("Ouvrir ou arrêter le saignement de la blessure choisie (bandage).")
             else:
                 text, tip = button_label(action_type, vm.info), button_tip(action_type)
@@ -250,9 +249,8 @@ class WoundsPanel(QGroupBox):
             button.setObjectName(f"wound_{kind}")
             button.setToolTip(tip)
             button.setAutoDefault(False)
-            button.clicked.connect(lambda _=False, t=action_type: self.act(t))
-            at = len(self.buttons)
-            buttons.addWidget(button, at // 3, at % 3)
+            guard.connect(button.clicked, lambda _=False, t=action_type: self.act(t))
+            buttons.addWidget(button)
             self.buttons[kind] = button
         layout.addLayout(buttons)
         self.scars_label: QLabel | None = None
@@ -263,7 +261,7 @@ class WoundsPanel(QGroupBox):
             self.scars_label.setObjectName("scarsLabel")
             self.scars_label.setWordWrap(True)
             layout.addWidget(self.scars_label)
-        self.view.selectionModel().selectionChanged.connect(self._update_buttons)
+        guard.connect(self.view.selectionModel().selectionChanged, self._update_buttons)
         self.refresh()
         vm.changed.connect(self._on_changed)
 
@@ -340,7 +338,7 @@ class WoundsPanel(QGroupBox):
         bleed = self.buttons.get("set_wound_bleeding")
         if bleed is not None:
             stop = wound is not None and getattr(wound, "bleeding", False)
-            bleed.setText(self.tr("Arrêter le &saignement") if stop else self.tr("&Saignement"))
+            bleed.setText(self.tr("Arrêter le saig&nement") if stop else self.tr("Saig&nement"))
 
     def add(self, action_type: type[rules.Action]) -> None:
         action = prompts.ask_action(

@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 
 import rules
 from rules import table as rtable
+from ui.common import guard
 from ui.common.texts import tr_const
 from ui.table.viewmodel import MAX_BATCH, BulkRequest, TableViewModel
 
@@ -71,7 +72,7 @@ def _buttons(dialog: QDialog, ok: str) -> QDialogButtonBox:
     buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
     buttons.button(QDialogButtonBox.StandardButton.Ok).setText(ok)
     buttons.button(QDialogButtonBox.StandardButton.Cancel).setText(dialog.tr("Annuler"))
-    buttons.rejected.connect(dialog.reject)
+    guard.connect(buttons.rejected, dialog.reject)
     return buttons
 
 
@@ -126,7 +127,7 @@ class AddCreaturesDialog(QDialog):
         self.open_sheet.setObjectName("addOpenSheet")
         for name, _sheet, _journal in self.opened:
             self.open_sheet.addItem(name)
-        form.addRow(self.tr("&Fiche :"), self.open_sheet)
+        form.addRow(self.tr("F&iche :"), self.open_sheet)
         self.system = QComboBox()
         self.system.setObjectName("addSystem")
         for system_id in rules.SYSTEMS:
@@ -145,7 +146,7 @@ class AddCreaturesDialog(QDialog):
         self.path.setPlaceholderText(self.tr("chemin d'une fiche .fiche.json"))
         browse = QPushButton(self.tr("&Parcourir…"))
         browse.setObjectName("addBrowse")
-        browse.clicked.connect(self._browse)
+        guard.connect(browse.clicked, self._browse)
         file_row.addWidget(self.path, 1)
         file_row.addWidget(browse)
         self.file_box = QWidget()
@@ -179,16 +180,16 @@ class AddCreaturesDialog(QDialog):
         self.error = _error_label()
         layout.addWidget(self.error)
         buttons = _buttons(self, self.tr("Ajouter"))
-        buttons.accepted.connect(self._accept)
+        guard.connect(buttons.accepted, self._accept)
         layout.addWidget(buttons)
         self.form = form
-        self.source.currentIndexChanged.connect(self._follow)
-        self.system.currentIndexChanged.connect(self._follow)
-        self.row.currentIndexChanged.connect(self._follow)
-        self.open_sheet.currentIndexChanged.connect(self._follow)
-        self.path.editingFinished.connect(self._follow)
-        self.count.valueChanged.connect(lambda n: self.numbered.setChecked(n > 1))
-        self.roll_maximum.toggled.connect(self.maximum.setEnabled)
+        guard.connect(self.source.currentIndexChanged, self._follow)
+        guard.connect(self.system.currentIndexChanged, self._follow)
+        guard.connect(self.row.currentIndexChanged, self._follow)
+        guard.connect(self.open_sheet.currentIndexChanged, self._follow)
+        guard.connect(self.path.editingFinished, self._follow)
+        guard.connect(self.count.valueChanged, lambda n: self.numbered.setChecked(n > 1))
+        guard.connect(self.roll_maximum.toggled, self.maximum.setEnabled)
         self.maximum.setEnabled(False)
         if current is not None and vm.creatures:
             self.source.setCurrentIndex(self.source.findData("row"))
@@ -219,7 +220,7 @@ class AddCreaturesDialog(QDialog):
     def _browse(self) -> None:
         from ui.common import prompts
 
-        paths = prompts.open_paths(self, Path.home())
+        paths = prompts.open_paths(self, prompts.documents_folder())
         if paths:
             self.path.setText(str(paths[0]))
 
@@ -420,7 +421,7 @@ class BulkDialog(QDialog):
             button.setObjectName(f"bulkFactor_{factor}")
             button.setAutoDefault(False)
             button.setToolTip(self.tr("Pour les lignes choisies dans la liste (toutes si aucune n'est choisie)."))
-            button.clicked.connect(lambda _=False, f=factor: self.set_factor(f))
+            guard.connect(button.clicked, lambda _=False, f=factor: self.set_factor(f))
             factor_row.addWidget(button)
             self.factor_buttons[factor] = button
         factor_row.addStretch(1)
@@ -428,9 +429,9 @@ class BulkDialog(QDialog):
         self.error = _error_label()
         layout.addWidget(self.error)
         buttons = _buttons(self, self.tr("Appliquer"))
-        buttons.accepted.connect(self._accept)
+        guard.connect(buttons.accepted, self._accept)
         layout.addWidget(buttons)
-        self.kind.currentIndexChanged.connect(self._follow)
+        guard.connect(self.kind.currentIndexChanged, self._follow)
         self._follow()
         self.resize(520, min(640, 300 + 26 * len(self.ids)))
         self.amount.setFocus()
@@ -524,7 +525,7 @@ class InitiativeDialog(QDialog):
         self.error = _error_label()
         layout.addWidget(self.error)
         buttons = _buttons(self, self.tr("Lancer"))
-        buttons.accepted.connect(self._accept)
+        guard.connect(buttons.accepted, self._accept)
         layout.addWidget(buttons)
 
     def _accept(self) -> None:

@@ -31,6 +31,7 @@ from PySide6.QtGui import QBrush, QColor, QFont
 
 import rules
 from rules import table as rtable
+from ui.common import guard
 from ui.common.texts import fmt_number, tr_const
 from ui.table.state import Creature, TableState
 from ui.table.viewmodel import TableViewModel
@@ -168,7 +169,7 @@ class TableModel(QAbstractTableModel):
         self._warm = QTimer(self)
         self._warm.setSingleShot(True)
         self._warm.setInterval(WARM_INTERVAL_MS)
-        self._warm.timeout.connect(self._warm_up)
+        guard.connect(self._warm.timeout, self._warm_up)
         if self._fixed_player is None:
             self._warm.start(WARM_DELAY_MS)
         vm.swapped.connect(self._on_swapped)

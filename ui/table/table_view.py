@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 import rules
+from ui.common import guard
 from ui.common.house_rules import HouseRulesBanner
 from ui.common.messages import MessageBar
 from ui.common.models import JournalModel
@@ -148,7 +149,7 @@ class TableView(QWidget):
         self.title.setPlaceholderText(self.tr("Titre de la table (séance, rencontre…)"))
         self.title.setMaxLength(200)
         self.title.setMaximumWidth(320)
-        self.title.editingFinished.connect(lambda: self.vm.set_title(self.title.text()))
+        guard.connect(self.title.editingFinished, lambda: self.vm.set_title(self.title.text()))
         pass_undo_when_unmodified(self.title)
         top.addWidget(self.title)
         self.turn_label = QLabel()
@@ -175,7 +176,7 @@ class TableView(QWidget):
             buttons.addWidget(self._button(action))
         self.time_button = QToolButton()
         self.time_button.setObjectName("timeButton")
-        self.time_button.setText(self.tr("&Temps"))
+        self.time_button.setText(self.tr("Te&mps"))
         self.time_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.time_menu = QMenu(self.time_button)
         for action in (self.act_minute, self.act_hour, self.act_day, self.act_end_conflict, self.act_end_fight):
@@ -184,9 +185,9 @@ class TableView(QWidget):
         buttons.addWidget(self.time_button)
         self.rest_button = QToolButton()
         self.rest_button.setObjectName("restButton")
-        self.rest_button.setText(self.tr("&Repos"))
+        self.rest_button.setText(self.tr("Re&pos"))
         self.rest_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
-        self.rest_menu = QMenu(self.tr("&Repos de la sélection"), self.rest_button)
+        self.rest_menu = QMenu(self.tr("Re&pos de la sélection"), self.rest_button)
         self.rest_menu.aboutToShow.connect(self.refresh_rest_menu)
         self.rest_button.setMenu(self.rest_menu)
         buttons.addWidget(self.rest_button)
@@ -208,10 +209,10 @@ class TableView(QWidget):
         entry.addWidget(self.amount)
         self.damage_button = QPushButton(self.tr("&Dégâts"))
         self.damage_button.setObjectName("tableDamage")
-        self.damage_button.clicked.connect(lambda: self.submit_amount("damage"))
+        guard.connect(self.damage_button.clicked, lambda: self.submit_amount("damage"))
         self.heal_button = QPushButton(self.tr("&Soins"))
         self.heal_button.setObjectName("tableHeal")
-        self.heal_button.clicked.connect(lambda: self.submit_amount("heal"))
+        guard.connect(self.heal_button.clicked, lambda: self.submit_amount("heal"))
         for button in (self.damage_button, self.heal_button):
             button.setAutoDefault(False)
             entry.addWidget(button)
@@ -226,7 +227,7 @@ class TableView(QWidget):
         self.filter_state.setObjectName("filterState")
         self.filter_state.setAccessibleName(self.tr("Filtrer par état"))
         entry.addWidget(self.filter_state)
-        self.living_only = QCheckBox(self.tr("Seulement les &vivants"))
+        self.living_only = QCheckBox(self.tr("Seulement les viva&nts"))
         self.living_only.setObjectName("livingOnly")
         entry.addWidget(self.living_only)
         entry.addStretch(1)
@@ -268,8 +269,8 @@ class TableView(QWidget):
         self.grid.typed.connect(self.start_amount)
         self.grid.openRequested.connect(self.open_current)
         self.grid.removeRequested.connect(self.remove_selected)
-        self.grid.doubleClicked.connect(self._on_double_clicked)
-        self.grid.selectionModel().selectionChanged.connect(lambda *_: self._on_selection())
+        guard.connect(self.grid.doubleClicked, self._on_double_clicked)
+        guard.connect(self.grid.selectionModel().selectionChanged, lambda *_: self._on_selection())
 
         self.journal_box = QWidget()
         journal_layout = QVBoxLayout(self.journal_box)
@@ -298,12 +299,13 @@ class TableView(QWidget):
         self.splitter.setSizes([1080, 280])
         layout.addWidget(self.splitter, 1)
 
-        self.filter_name.textChanged.connect(self.model.set_name_filter)
-        self.filter_state.currentIndexChanged.connect(
-            lambda _i: self.model.set_state_filter(str(self.filter_state.currentData() or ""))
+        guard.connect(self.filter_name.textChanged, self.model.set_name_filter)
+        guard.connect(
+            self.filter_state.currentIndexChanged,
+            lambda _i: self.model.set_state_filter(str(self.filter_state.currentData() or "")),
         )
-        self.living_only.toggled.connect(self.model.set_living_only)
-        self.journal_scope.currentIndexChanged.connect(lambda _i: self.refresh_journal())
+        guard.connect(self.living_only.toggled, self.model.set_living_only)
+        guard.connect(self.journal_scope.currentIndexChanged, lambda _i: self.refresh_journal())
 
         vm = self.vm
         vm.refused.connect(self._on_refused)
@@ -327,7 +329,7 @@ class TableView(QWidget):
             else:
                 action.setShortcut(shortcut)
         action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        action.triggered.connect(lambda _checked=False: slot())
+        guard.connect(action.triggered, lambda _checked=False: slot())
         if name:
             action.setObjectName(name)
         if tip:
@@ -339,7 +341,7 @@ class TableView(QWidget):
     def _build_actions(self) -> None:
         key = QKeySequence
         self.act_next_turn = self._action(
-            self.tr("Tour &suivant"),
+            self.tr("&Tour suivant"),
             self.next_turn,
             key("Ctrl+Space"),
             "actNextTurn",
@@ -359,17 +361,17 @@ class TableView(QWidget):
             self.tr("D&upliquer la sélection"), self.duplicate_selected, key("Ctrl+Shift+D"), "actDuplicate"
         )
         self.act_remove = self._action(
-            self.tr("Re&tirer de la table"), self.remove_selected, key("Ctrl+Del"), "actRemove"
+            self.tr("Retirer de &la table"), self.remove_selected, key("Ctrl+Del"), "actRemove"
         )
         self.act_bulk = self._action(
-            self.tr("Action sur la &sélection…"),
+            self.tr("Acti&on sur la sélection…"),
             lambda: self.bulk_dialog(),
             key("Ctrl+B"),
             "actBulk",
             self.tr("Dégâts, soins, points temporaires, non létaux ou un état pour toutes les créatures choisies."),
         )
         self.act_condition = self._action(
-            self.tr("É&tat sur la sélection…"),
+            self.tr("&État sur la sélection…"),
             lambda: self.bulk_dialog("condition_on"),
             key("Ctrl+Shift+E"),
             "actBulkCondition",
@@ -378,29 +380,29 @@ class TableView(QWidget):
             self.tr("Lancer l'&initiative…"), self.initiative_dialog, key("Ctrl+I"), "actInitiative"
         )
         self.act_turn_order = self._action(
-            self.tr("Trier dans l'&ordre du tour"), self.sort_turn_order, key("Ctrl+Shift+O"), "actTurnOrder"
+            self.tr("Trier &dans l'ordre du tour"), self.sort_turn_order, key("Ctrl+Shift+O"), "actTurnOrder"
         )
         self.act_minute = self._action(self.tr("+1 &minute"), lambda: self.vm.advance_time("minute"), None, "actMinute")
         self.act_hour = self._action(self.tr("+1 &heure"), lambda: self.vm.advance_time("hour"), None, "actHour")
         self.act_day = self._action(self.tr("+1 &jour"), lambda: self.vm.advance_time("day"), None, "actDay")
         self.act_end_conflict = self._action(self.tr("Fin du &Conflit"), self.vm.end_conflict, None, "actEndConflict")
         self.act_end_fight = self._action(
-            self.tr("Fin du &combat (rounds à zéro)"), self.vm.end_fight, None, "actEndFight"
+            self.tr("Fin du com&bat (rounds à zéro)"), self.vm.end_fight, None, "actEndFight"
         )
         self.act_rename = self._action(self.tr("Re&nommer"), lambda: self.edit_current(NAME), key("F2"), "actRename")
-        self.act_note = self._action(self.tr("&Note…"), lambda: self.edit_current(NOTE), key("Ctrl+Shift+M"), "actNote")
+        self.act_note = self._action(self.tr("Not&e…"), lambda: self.edit_current(NOTE), key("Ctrl+Shift+M"), "actNote")
         self.act_open = self._action(
-            self.tr("&Ouvrir la fiche complète"), self.open_current, key("Ctrl+Return"), "actOpenSheet"
+            self.tr("Ouvrir la &fiche complète"), self.open_current, key("Ctrl+Return"), "actOpenSheet"
         )
         self.act_export = self._action(
-            self.tr("&Enregistrer sa fiche sous…"),
+            self.tr("Enre&gistrer sa fiche sous…"),
             self.export_current,
             None,
             "actExportCreature",
             self.tr("La fiche de la créature choisie, dans un fichier à elle (un PJ qui quitte la table)."),
         )
         self.act_players = self._action(
-            self.tr("Vue des &joueurs (second écran)"),
+            self.tr("&Vue des joueurs (second écran)"),
             self.show_player_window,
             key("Ctrl+Shift+J"),
             "actPlayerWindow",
@@ -445,7 +447,7 @@ class TableView(QWidget):
         button.setToolTip(f"{tip} ({shortcut})" if shortcut and tip else tip or shortcut)
         button.setAutoDefault(False)
         button.setEnabled(action.isEnabled())
-        button.clicked.connect(action.trigger)
+        guard.connect(button.clicked, lambda: action.trigger())
         action.changed.connect(lambda b=button, a=action: b.setEnabled(a.isEnabled()))
         return button
 
@@ -657,7 +659,7 @@ class TableView(QWidget):
             label = " / ".join(names)
             action = self.rest_menu.addAction(label)
             action.setObjectName(f"rest_{action_type.__name__}")
-            action.triggered.connect(lambda _=False, t=action_type, lbl=label: self.rest_selected(t, lbl))
+            guard.connect(action.triggered, lambda _=False, t=action_type, lbl=label: self.rest_selected(t, lbl))
 
     def rest_selected(self, action_type: type[rules.Action], label: str) -> None:
         self.vm.rest(self.selected_ids(), action_type, label)

@@ -49,6 +49,7 @@ FIELD_LABELS: dict[str, str] = {
     "speed_m": "déplacement (m)",
     "exhaustion": "épuisement",
     "conditions": "états",
+    "condition_timers": "durées des états",  # SheetBase's (rules/timers.py)
     "unconscious_rounds": "rounds d'inconscience restants",
     "death_successes": "succès aux jets contre la mort",
     "death_failures": "échecs aux jets contre la mort",
