@@ -425,6 +425,16 @@ def _edit_timers(sheet: Sheet, value: Any, ctx: Context, sys_: System) -> Sheet:
     return evolve(sheet, condition_timers=new.condition_timers)
 
 
+def field_label(system_id: str, key: str, rules_table: Any = None) -> str:
+    """The French label of a sheet's stored field ``key`` (what an ``Edit``'s journal calls it)."""
+    sys_ = system(system_id)
+    label = sys_.field_labels.get(key) or FIELD_LABELS.get(key)
+    if label is None and sys_.info is not None:
+        table = rules_table if rules_table is not None else sys_.ruleset()
+        label = next((f.label for f in sys_.info(table).fields if f.name == key), None)
+    return label or key
+
+
 def _show(value: Any) -> str:
     """A stored value as the journal of an ``Edit`` shows it (French, never Python's ``None``)."""
     if value is None:
@@ -608,6 +618,7 @@ __all__ = [
     "describe",
     "dice_range",
     "evolve",
+    "field_label",
     "format_clock",
     "load_rules_table",
     "new_sheet",

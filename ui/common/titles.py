@@ -22,8 +22,16 @@ def _tr(text: str) -> str:
     return QCoreApplication.translate("Titles", text)
 
 
+def _capitalised(label: str) -> str:
+    return label[:1].upper() + label[1:]
+
+
 def action_title(info: rules.SystemInfo, action: rules.Action) -> str:
     """The action's French title with the system's labels in place of ids."""
+    if isinstance(action, rules.Edit):
+        # The fields' French labels, never their code names (« Modifier Points d'action », not « current »).
+        names = ", ".join(_capitalised(rules.field_label(info.id, key)) for key in action.changes)
+        return _tr("Modifier {0}").format(names)
     if isinstance(action, rules.SetCondition):
         label = next((c.label for c in info.conditions if c.id == action.condition), action.condition)
         if not action.active:

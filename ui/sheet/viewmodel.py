@@ -234,7 +234,8 @@ class SheetViewModel(QObject):
         if name in pools:
             label = str(pools[name])
             return label[:1].upper() + label[1:]
-        return name
+        label = rules.field_label(self.sheet.system, name, self.rules_table)
+        return label[:1].upper() + label[1:]
 
     def title_of(self, action: rules.Action) -> str:
         """The action's French title with the system's labels in place of ids (journal, Édition menu)."""
