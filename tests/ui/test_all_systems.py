@@ -295,3 +295,20 @@ def test_derived_rows_follow_the_values_and_keep_their_widgets(qtbot: Any, make_
             assert len([w for w in panel.findChildren(QLabel, f"derived_{name}") if w.isVisibleTo(panel)]) == 1
     view.vm.undo_stack.undo()
     assert list(panel.rows) == panel.names()
+
+
+@pytest.mark.parametrize("system", ["douaratil", "d20"])  # where 2 points heal what 3 points of damage did
+def test_shift_enter_in_the_quick_entry_heals(qtbot: Any, make_view: Any, system: str) -> None:
+    """The quick entry is one piece for the sheet and the GM table (ui/common/amount.py): Entrée deals the
+    current choice, Maj+Entrée heals, on both."""
+    view = make_view(system)
+    field = view.health.quick.amount
+    field.setFocus()
+    qtbot.keyClicks(field, "3")
+    qtbot.keyClick(field, Qt.Key.Key_Return)
+    hurt = view.vm.sheet
+    assert view.vm.journal[-1].startswith(view.vm.title_of(rules.Damage(amount=3)).split(" (")[0])
+    qtbot.keyClicks(field, "2")
+    qtbot.keyClick(field, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)
+    assert view.vm.sheet != hurt
+    assert view.vm.journal[-1].startswith(view.vm.title_of(rules.Heal(amount=2)).split(" (")[0])

@@ -131,7 +131,7 @@ def test_journal_model_window_slides_without_reset(qtmodeltester: Any) -> None:
 
 
 def test_journal_panel_shows_the_newest_and_offers_the_rest(make_view: Any) -> None:
-    from ui.sheet.journal import SHOWN_ENTRIES
+    from ui.common.journal import SHOWN_ENTRIES
 
     view = make_view("douaratil")
     panel = view.journal

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 
 import rules
 from ui.common import guard, prompts
+from ui.common.amount import AmountField
 from ui.common.badge import StateBadge
 from ui.common.flow import FlowLayout
 from ui.common.health_bar import BarState, HealthBar, Tier
@@ -207,18 +208,18 @@ class QuickEntry(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         row = QHBoxLayout()
-        self.amount = QLineEdit()
+        self.amount = AmountField()
         self.amount.setObjectName("quickAmount")
         self.amount.setAccessibleName(self.tr("Montant : un nombre ou des dés"))
         self.amount.setMinimumWidth(180)
-        self.amount.setMaxLength(80)
         self.mode_tag = QLabel(self.amount)
         self.mode_tag.setObjectName("quickMode")
         self.mode_tag.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
         self.amount.installEventFilter(self)
         self._roll_entry: str | None = None
         self._roll_text = ""
-        guard.connect(self.amount.returnPressed, lambda: self.submit(self.mode))
+        # Entrée: the current choice; Maj+Entrée: healing (as on the GM table).
+        guard.connect(self.amount.submitted, lambda kind: self.submit("heal" if kind == "heal" else self.mode))
         pass_undo_when_unmodified(self.amount)
         # The field on its own line, as wide as the panel; the buttons under it, side by side.
         layout.addWidget(self.amount)

@@ -36,11 +36,12 @@ from PySide6.QtWidgets import (
 
 import rules
 from ui.common import guard
+from ui.common.amount import AmountField
 from ui.common.house_rules import HouseRulesBanner
+from ui.common.journal import SHOWN_ENTRIES, JournalDelegate
 from ui.common.messages import MessageBar
 from ui.common.models import JournalModel
 from ui.common.undo_keys import pass_undo_when_unmodified
-from ui.sheet.journal import SHOWN_ENTRIES, JournalDelegate
 from ui.table import dialogs
 from ui.table.delegates import PointsDelegate, StateDelegate
 from ui.table.model import (
@@ -93,25 +94,6 @@ class TableGrid(QTableView):
             return
         if event.key() == Qt.Key.Key_Delete and not mods:
             self.removeRequested.emit()
-            event.accept()
-            return
-        super().keyPressEvent(event)
-
-
-class AmountField(QLineEdit):
-    """The quick entry: Entrée deals damage, Maj+Entrée heals, Échap returns to the rows."""
-
-    submitted = Signal(str)  # "damage" or "heal"
-    escaped = Signal()
-
-    def keyPressEvent(self, event: QKeyEvent) -> None:
-        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
-            shift = bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
-            self.submitted.emit("heal" if shift else "damage")
-            event.accept()
-            return
-        if event.key() == Qt.Key.Key_Escape:
-            self.escaped.emit()
             event.accept()
             return
         super().keyPressEvent(event)
@@ -200,7 +182,6 @@ class TableView(QWidget):
         self.amount.setObjectName("tableAmount")
         self.amount.setPlaceholderText(self.tr("7 ou 2d6+3 : Entrée dégâts, Maj+Entrée soins"))
         self.amount.setAccessibleName(self.tr("Montant pour la sélection : un nombre ou des dés"))
-        self.amount.setMaxLength(80)
         self.amount.setMinimumWidth(230)
         self.amount.submitted.connect(self._on_submitted)
         self._mode = "damage"

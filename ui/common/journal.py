@@ -1,0 +1,125 @@
+"""A journal entry drawn as the sheet and the GM table both show it: the title in bold (its date in grey),
+what happened, the dice in grey italics, the GM's lines in purple italics. One delegate for both documents.
+"""
+
+from __future__ import annotations
+
+import html
+import unicodedata
+
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSize, Qt
+from PySide6.QtGui import QAbstractTextDocumentLayout, QFont, QPainter, QPalette, QTextDocument
+from PySide6.QtWidgets import QAbstractItemView, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
+
+import rules
+from ui.common.titles import CLOCK_SEPARATOR
+
+DICE_PREFIX = "Dés : "
+MARGIN = 4
+CACHE_LIMIT = 5000
+DOCUMENTS_KEPT = 120
+# Entries shown at once: a campaign's journal grows to thousands of entries, and a list view lays out
+# every row it holds after each change. The rest is one click away.
+SHOWN_ENTRIES = 100
+
+
+def entry_html(text: str) -> str:
+    """An entry as rich text: its title in bold (its date in grey), the dice in grey italics, the GM's
+    lines (``rules.SECRET_MARK``, GM view only) in purple italics. Everything is escaped: a name or a
+    note holding markup shows as text."""
+    lines = text.split("\n")
+    title, sep, when = lines[0].rpartition(CLOCK_SEPARATOR)
+    if not sep:
+        title, when = lines[0], ""
+    head = f"<b>{html.escape(title)}</b>"
+    if when:
+        head += f"<span style='color:#666666'>{html.escape(CLOCK_SEPARATOR + when)}</span>"
+    parts = [head]
+    for line in lines[1:]:
+        if line.startswith(DICE_PREFIX):
+            parts.append(f"<span style='color:#555555'><i>{html.escape(line)}</i></span>")
+        elif line.startswith(rules.SECRET_MARK):
+            parts.append(f"<span style='color:#6a1b9a'><i>{html.escape(line)}</i></span>")
+        else:
+            parts.append(html.escape(line))
+    return "<br>".join(parts)
+
+
+def folded(text: str) -> str:
+    """For searching: no case, no accents (« epuise » finds « Épuisé »)."""
+    decomposed = unicodedata.normalize("NFD", text.casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+class JournalDelegate(QStyledItemDelegate):
+    """Draws an entry as rich text (bold title), wrapped to the width of the list.
+
+    Entries never change once written, so their heights are cached per width: a new entry costs one
+    layout, not one per entry already in the journal.
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._heights: dict[tuple[str, int, str], QSize] = {}
+        self._documents: dict[tuple[str, int, str], QTextDocument] = {}
+        self._font: QFont | None = None
+        self._key = ""
+
+    def _font_key(self, font: QFont) -> str:
+        """``font.key()`` costs more than comparing fonts, and a list asks for every row's size."""
+        if self._font is None or font != self._font:
+            self._font, self._key = QFont(font), font.key()
+        return self._key
+
+    def _document(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QTextDocument:
+        text = str(index.data(Qt.ItemDataRole.DisplayRole) or "")
+        width = max(option.rect.width(), 80)
+        key = (text, width, self._font_key(option.font))
+        doc = self._documents.get(key)
+        if doc is None:
+            # Parented to the delegate: Qt deletes what is left with the view, before the application.
+            doc = QTextDocument(self)
+            doc.setDefaultFont(option.font)
+            doc.setDocumentMargin(MARGIN)
+            doc.setHtml(entry_html(text))
+            doc.setTextWidth(width)
+            # Laid-out documents of the entries on screen are kept: repainting is then drawing only.
+            if len(self._documents) >= DOCUMENTS_KEPT:
+                self._documents.pop(next(iter(self._documents))).deleteLater()
+            self._documents[key] = doc
+        return doc
+
+    def paint(
+        self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> None:
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        doc = self._document(opt, index)
+        opt.text = ""
+        style = opt.widget.style() if opt.widget is not None else None
+        if style is not None:
+            style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget)
+        context = QAbstractTextDocumentLayout.PaintContext()
+        selected = bool(opt.state & QStyle.StateFlag.State_Selected)
+        role = QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
+        context.palette.setColor(QPalette.ColorRole.Text, opt.palette.color(role))
+        painter.save()
+        painter.translate(opt.rect.topLeft())
+        doc.documentLayout().draw(painter, context)
+        painter.restore()
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
+        view = option.widget
+        width = view.viewport().width() - 2 if isinstance(view, QAbstractItemView) else option.rect.width()
+        text = str(index.data(Qt.ItemDataRole.DisplayRole) or "")
+        key = (text, width, self._font_key(option.font))
+        size = self._heights.get(key)
+        if size is None:
+            if len(self._heights) > CACHE_LIMIT:
+                self._heights.clear()
+            opt = QStyleOptionViewItem(option)
+            opt.rect.setWidth(width)
+            doc = self._document(opt, index)
+            size = QSize(width, int(doc.size().height()))
+            self._heights[key] = size
+        return size
