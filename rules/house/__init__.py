@@ -15,8 +15,6 @@ Only data is read: TOML through ``tomllib``, JSON data through pydantic; no code
 
 from __future__ import annotations
 
-import os
-import stat
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path as FilePath
@@ -30,7 +28,7 @@ from rules.house.explain import Attribution, attribution
 from rules.house.export import export_table
 from rules.house.problems import loose_types, placed_problems, table_problems
 from rules.house.toml_text import key_lines, key_text
-from rules.ruleset import MAX_RULESET_BYTES, Table, _toml_error, shipped_text
+from rules.ruleset import Table, _read_table, _toml_error, shipped_text
 from rules.systems import REGISTRY, System
 
 MAX_TITLE = 200
@@ -220,31 +218,10 @@ def parse_house_rules(system_id: str, text: str, source: str, default_title: str
 
 
 def _read_text(path: FilePath) -> str:
-    """The text of a house-rule file: only an ordinary file (a pipe would block, ``/dev/zero`` never
-    ends), at most ``MAX_RULESET_BYTES``, UTF-8; a French ``RulesetError`` naming the file otherwise."""
+    """The text of a house-rule file, read as any rule table (``rules.ruleset._read_table``: only an
+    ordinary file, at most ``MAX_RULESET_BYTES``); UTF-8; a French ``RulesetError`` naming the file."""
     try:
-        st = os.stat(path)
-        if stat.S_ISDIR(st.st_mode):
-            raise RulesetError(f"{path} : c'est un dossier, pas une table de règles.")
-        if not stat.S_ISREG(st.st_mode):
-            raise RulesetError(f"{path} : ce n'est pas un fichier ordinaire (périphérique, tube…) : rien n'a été lu.")
-        if st.st_size > MAX_RULESET_BYTES:
-            raise RulesetError(f"{path} : fichier trop gros pour une table de règles.")
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
-        try:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):  # swapped since the check
-                raise RulesetError(f"{path} : ce n'est pas un fichier ordinaire : rien n'a été lu.")
-            chunks: list[bytes] = []
-            total = 0
-            while total <= MAX_RULESET_BYTES and (chunk := os.read(fd, MAX_RULESET_BYTES + 1 - total)):
-                chunks.append(chunk)
-                total += len(chunk)
-            raw = b"".join(chunks)
-        finally:
-            os.close(fd)
-        if len(raw) > MAX_RULESET_BYTES:
-            raise RulesetError(f"{path} : fichier trop gros pour une table de règles.")
-        return raw.decode("utf-8")
+        return _read_table(path).decode("utf-8")
     except UnicodeDecodeError:
         raise RulesetError(f"{path} : le fichier n'est pas en UTF-8.") from None
     except OSError as exc:
