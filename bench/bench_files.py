@@ -31,7 +31,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import sys
 import tempfile
 import time
@@ -41,30 +40,8 @@ from pathlib import Path
 import rules
 from sheet_app import files
 
-
-def npc_table(count: int, seed: int = 7) -> files.Document:
-    """``count`` NPCs of every landed system, each hit, healed, conditioned: varied, realistic sheets."""
-    rng = random.Random(seed)
-    sheets = []
-    journals = []
-    for i in range(count):
-        system_id = rules.SYSTEMS[i % len(rules.SYSTEMS)]
-        sheet = rules.evolve(rules.demo_sheet(system_id), name=f"PNJ {i + 1}", is_npc=True)
-        info = rules.describe(system_id)
-        log: list[str] = []
-        actions: list[rules.Action] = [rules.Damage(amount=rng.randint(1, 8)), rules.Heal(amount=rng.randint(0, 3))]
-        if info.conditions:
-            actions.append(rules.SetCondition(condition=rng.choice(info.conditions).id))
-        for action in actions:
-            try:
-                out = rules.apply(sheet, action, rng=rng)
-            except rules.Refused:
-                continue
-            sheet = out.sheet
-            log.extend(out.log)
-        sheets.append(sheet)
-        journals.append(log)
-    return files.Document("table", sheets, journals, "Bench : 1 000 PNJ")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script: the repository's bench package
+from bench.save import npc_table
 
 
 def best_ms(fn: Callable[[], object], repeat: int) -> float:
