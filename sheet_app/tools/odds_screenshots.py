@@ -10,13 +10,13 @@ Runs off screen, at 1280×800, with seeded dice; settings go to a temporary fold
 
 from __future__ import annotations
 
-import os
 import random
 import sys
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from sheet_app.tools.screenshots import prepare
 
 SIZE = (1280, 800)
 
@@ -40,23 +40,13 @@ def _scenes() -> dict[str, Callable[[Any], None]]:
 
 
 def shoot(folder: Path) -> list[Path]:
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    settings_home = tempfile.mkdtemp(prefix="sheet_app_shots_")
-    os.environ["XDG_CONFIG_HOME"] = settings_home
-    os.environ["XDG_DATA_HOME"] = settings_home
+    app = prepare(folder)
     from PySide6.QtCore import QPoint, Qt
     from PySide6.QtGui import QPainter, QPixmap
-    from PySide6.QtWidgets import QApplication, QFrame, QLabel, QToolTip
+    from PySide6.QtWidgets import QFrame, QLabel, QToolTip
 
-    from sheet_app.app import install_translations
     from sheet_app.main_window import MainWindow
-    from ui.common import prompts
 
-    prompts.save_changes = lambda *args: "discard"  # type: ignore[assignment]
-
-    app = QApplication.instance() or QApplication([sys.argv[0]])
-    install_translations(app)
-    folder.mkdir(parents=True, exist_ok=True)
     written = []
 
     def settle() -> None:

@@ -46,16 +46,16 @@ def _scenes() -> dict[str, Callable[[Any], None]]:
     return {"douaratil": douaratil, "d20": d20, "segments": segments, "severite": severite}
 
 
-def shoot(folder: Path) -> list[Path]:
+def prepare(folder: Path) -> Any:
+    """The application for a screenshot tool: off screen, fresh user folders, French, played documents
+    closed without a question; ``folder`` made."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     settings_home = tempfile.mkdtemp(prefix="sheet_app_shots_")
     os.environ["XDG_CONFIG_HOME"] = settings_home
     os.environ["XDG_DATA_HOME"] = settings_home
     from PySide6.QtWidgets import QApplication
 
-    import rules
     from sheet_app.app import install_translations
-    from sheet_app.main_window import MainWindow
     from ui.common import prompts
 
     # The played demos are not kept: closing their windows must not ask about saving.
@@ -64,6 +64,14 @@ def shoot(folder: Path) -> list[Path]:
     app = QApplication.instance() or QApplication([sys.argv[0]])
     install_translations(app)
     folder.mkdir(parents=True, exist_ok=True)
+    return app
+
+
+def shoot(folder: Path) -> list[Path]:
+    app = prepare(folder)
+    import rules
+    from sheet_app.main_window import MainWindow
+
     scenes = _scenes()
     written = []
 

@@ -10,12 +10,12 @@ screen at 1280×800 with a seeded dice generator; settings go to a temporary fol
 
 from __future__ import annotations
 
-import os
 import random
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
+
+from sheet_app.tools.screenshots import prepare
 
 SIZE = (1400, 820)
 
@@ -50,20 +50,8 @@ def play(vm: Any) -> None:
 
 
 def shoot(folder: Path) -> list[Path]:
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    settings_home = tempfile.mkdtemp(prefix="sheet_app_shots_")
-    os.environ["XDG_CONFIG_HOME"] = settings_home
-    os.environ["XDG_DATA_HOME"] = settings_home
-    from PySide6.QtWidgets import QApplication
-
-    from sheet_app.app import install_translations
+    app = prepare(folder)
     from sheet_app.main_window import MainWindow
-    from ui.common import prompts
-
-    prompts.save_changes = lambda *args: "discard"  # type: ignore[assignment]
-    app = QApplication.instance() or QApplication([sys.argv[0]])
-    install_translations(app)
-    folder.mkdir(parents=True, exist_ok=True)
 
     def settle() -> None:
         for _ in range(10):
