@@ -16,6 +16,7 @@ _HEAVIEST = attrgetter("notches", "id")
 
 
 _ID = attrgetter("id")
+_IGNORED = attrgetter("ignored")
 
 # What a tuple of wounds holds, by the tuple's identity: (the tuple, its notches, its highest id). Sheets and
 # their wounds are immutable and each action starts from the sheet the last one gave, so the sums over
@@ -370,7 +371,7 @@ def _drop_conditions(sheet: SeveriteSheet, gone: set[str]) -> SeveriteSheet:
         "conditions": tuple(c for c in sheet.conditions if c not in gone),
         "turn_timers": tuple(t for t in sheet.turn_timers if t.condition not in gone),
     }
-    if "inebranlable" in gone and any(w.ignored for w in sheet.wounds):
+    if "inebranlable" in gone and any(map(_IGNORED, sheet.wounds)):
         changes["wounds"] = tuple(evolve(w, ignored=False) if w.ignored else w for w in sheet.wounds)
     return evolve(sheet, **changes)
 
@@ -473,12 +474,22 @@ def _lower_gauge(
         healed.append(order[0])
     if not changed:
         return sheet, 0
+    # Where the changed wounds sit (the tuple is rebuilt from slices: a hit lowers a wound or two of 30).
+    place = list(map(id, wounds)).index
+    spots = sorted(place(key) for key in changed)
     if len(healed) > 1:  # in the sheet's order, as the journal tells them
-        place = list(map(id, wounds)).index
         healed.sort(key=lambda w: place(id(w)))
     gone_last = any(w.id == last for w in healed)
-    get = changed.get
-    kept = tuple([w for w in map(get, map(id, wounds), wounds) if w is not None])
+    pieces: list[Wound] = []
+    begin = 0
+    for at in spots:
+        pieces += wounds[begin:at]
+        replacement = changed[id(wounds[at])]
+        if replacement is not None:
+            pieces.append(replacement)
+        begin = at + 1
+    pieces += wounds[begin:]
+    kept = tuple(pieces)
     # A wound that leaves had no notch left (lowered to 0, or ``only`` at 0): the gauge lost what was taken.
     highest = max(map(_ID, kept), default=0) if gone_last else last
     _remember_figures((kept, notches_before - (count - left), highest))
