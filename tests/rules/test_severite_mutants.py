@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -39,3 +40,119 @@ def test_grades_must_strictly_increase(tmp_path: Path) -> None:
     data["grades"][second]["min_severity"] = data["grades"][first]["min_severity"]
     with pytest.raises(rules.RulesetError, match=f"« {second} » .* doit commencer après « {first} »"):
         rules.load_rules_table("severite", write_table(tmp_path, data))
+
+
+# --- Survivors of the sample after issue 15's speed work (scripts/mutation sample severite --seed 23) -----
+
+YSOLDE = rules.new_sheet(
+    "severite", name="Ysolde", physique=1, mental=3, wounds=[{"id": 1, "grade": "grave", "notches": 3}]
+)
+
+
+def journal(sheet: Any, action: rules.Action) -> tuple[str, ...]:
+    return rules.apply(sheet, action, random.Random(0)).log
+
+
+def test_a_psychological_hit_tests_mental_and_a_physical_one_physique() -> None:
+    """« Vous devrez pour cela utiliser votre Physique (ou votre Mental dans le cas où la Blessure serait
+    psychologique) face à l'Opposition passive indiquée. » A hit (``Damage``, ``Strike``) of a psychological
+    damage type makes a psychological wound, tested on Mental (+3); any other type, on Physique (+1)."""
+    crossing = YSOLDE.model_copy(update={"wounds": (YSOLDE.wounds[0].model_copy(update={"notches": 2}),)})
+    mind = rules.apply(crossing, rules.Damage(amount=4, damage_type="psychique", body_part="tete", rolls=(5,)))
+    assert mind.sheet.wounds[-1].psychological is True
+    assert mind.log[1] == (
+        "Défi de Ténacité contre Jouable (8) : 1d10 = 5 (valeur donnée) +3 (Mental) = 8 → réussite Faible "
+        "(différence 0) : Ténacité Tourmentée. Reste en piste mais sans Action jusqu'à la fin du prochain tour."
+    )
+    body = rules.apply(crossing, rules.Damage(amount=4, damage_type="tranchant", body_part="tete", rolls=(5,)))
+    assert body.sheet.wounds[-1].psychological is False
+    assert body.log[1] == (
+        "Défi de Ténacité contre Jouable (8) : 1d10 = 5 (valeur donnée) +1 (Physique) = 6 → échec : "
+        "hors combat jusqu'à la fin du Conflit."
+    )
+    strike = rules.Strike(margin=0, damage_type="psychique", body_part="bras_droit", rolls=(4, 1, 5))
+    struck = rules.apply(crossing, strike)
+    assert struck.sheet.wounds[-1].psychological is True
+    assert "+3 (Mental) = 8" in struck.log[-1]
+
+
+def test_a_tenacity_test_called_by_the_gm_uses_mental_when_asked() -> None:
+    """« utiliser votre Physique (ou votre Mental dans le cas où la Blessure serait psychologique) »: the GM's
+    Défi (no wound) on Mental when asked, on Physique otherwise, against the gauge's tier (Jouable, 8)."""
+    assert journal(YSOLDE, rules.TenacityTest(psychological=True, rolls=(5,))) == (
+        "Défi de Ténacité contre Jouable (8) : 1d10 = 5 (valeur donnée) +3 (Mental) = 8 → réussite Faible "
+        "(différence 0) : Ténacité Tourmentée. Reste en piste mais sans Action jusqu'à la fin du prochain tour.",
+    )
+    assert journal(YSOLDE, rules.TenacityTest(rolls=(5,))) == (
+        "Défi de Ténacité contre Jouable (8) : 1d10 = 5 (valeur donnée) +1 (Physique) = 6 → échec : "
+        "hors combat jusqu'à la fin du Conflit.",
+    )
+
+
+def test_conditions_put_and_taken_off_say_so() -> None:
+    """« Vous permet tout simplement d'ignorer la Blessure jusqu'à la fin du Conflit. » The GM puts
+    Inébranlable on and off by hand; the journal says what changed, or that nothing did."""
+    on = rules.apply(YSOLDE, rules.SetCondition(condition="inebranlable"))
+    assert on.log == ("État Inébranlable ajouté.",)
+    assert on.sheet.conditions == ("inebranlable",)
+    assert journal(on.sheet, rules.SetCondition(condition="inebranlable")) == ("Inébranlable : déjà en place.",)
+    off = rules.apply(on.sheet, rules.SetCondition(condition="inebranlable", active=False))
+    assert off.log == ("État Inébranlable retiré.",)
+    assert off.sheet.conditions == ()
+    assert journal(YSOLDE, rules.SetCondition(condition="inebranlable", active=False)) == (
+        "Inébranlable : n'était pas en place.",
+    )
+
+
+def test_a_handicap_set_and_removed_says_so() -> None:
+    """« Le Meneur de Jeu pourra fréquemment vous imposer un Handicap. » Set with its penalty, without, and
+    removed: each told in the journal, the wound changed accordingly."""
+    set_ = rules.apply(YSOLDE, rules.SetHandicap(wound_id=1, handicap="Boite", penalty=-1))
+    assert set_.log == ("Handicap sur la blessure n° 1 Grave : Boite (−1).",)
+    assert (set_.sheet.wounds[0].handicap, set_.sheet.wounds[0].handicap_penalty) == ("Boite", -1)
+    assert journal(YSOLDE, rules.SetHandicap(wound_id=1, handicap="Boite")) == (
+        "Handicap sur la blessure n° 1 Grave : Boite.",
+    )
+    removed = rules.apply(set_.sheet, rules.SetHandicap(wound_id=1, handicap=""))
+    assert removed.log == ("Handicap retiré de la blessure n° 1 Grave.",)
+    assert (removed.sheet.wounds[0].handicap, removed.sheet.wounds[0].handicap_penalty) == ("", 0)
+
+
+def test_a_fatal_wound_on_a_vital_zone_kills_an_npc_outright() -> None:
+    """« Quand elle est infligée sur une zone vitale elle peut tuer sur le coup, purement et simplement. » An
+    NPC has no survival roll: the journal names the cause, and the dead can no longer act."""
+    npc = YSOLDE.model_copy(update={"is_npc": True})
+    out = rules.apply(npc, rules.InflictWound(grade="fatale", severity=12, body_part="tete"))
+    assert out.log == (
+        "Blessure Fatale (tête) : +7 crans de Trauma (3 → 10, au-delà de la jauge : Ardu (14)).",
+        "Ysolde meurt (Blessure Fatale sur une zone vitale).",
+    )
+    assert out.events == ("wound", "died")
+    derived = rules.derive(out.sheet)
+    assert derived.can_act is False
+    assert derived.explain("can_act") == "mort"
+
+
+def test_a_wound_from_a_hit_is_the_wound_validation_would_build() -> None:
+    """« Quand la valeur de Sévérité est supérieure ou égale à 0, une Blessure a été infligée. » The wound a hit
+    adds (built without validation, issue 15) has every field a validated wound of the same data has, in
+    the same order, and the same fields given."""
+    out = rules.apply(YSOLDE, rules.Damage(amount=3, damage_type="tranchant", body_part="bras_gauche"))
+    added = out.sheet.wounds[-1]
+    data = {
+        "id": 2,
+        "grade": "legere",
+        "notches": 1,
+        "severity": 3,
+        "body_part": "bras_gauche",
+        "damage_type": "tranchant",
+        "psychological": False,
+        "handicap": "",
+        "handicap_penalty": 0,
+        "crippled": False,
+        "note": "",
+    }
+    valid = type(added).model_validate(data)
+    assert list(added.__dict__.items()) == list(valid.__dict__.items())
+    assert added.model_fields_set == valid.model_fields_set == set(data)
+    assert out.sheet.model_dump_json() == rules.sheet_from_json(out.sheet.model_dump_json()).model_dump_json()
