@@ -156,3 +156,41 @@ def test_a_wound_from_a_hit_is_the_wound_validation_would_build() -> None:
     assert list(added.__dict__.items()) == list(valid.__dict__.items())
     assert added.model_fields_set == valid.model_fields_set == set(data)
     assert out.sheet.model_dump_json() == rules.sheet_from_json(out.sheet.model_dump_json()).model_dump_json()
+
+
+TABLE = tomllib.loads((ROOT / "resources" / "rulesets" / "severite.toml").read_text(encoding="utf-8"))
+
+
+def _last_reached(entries: dict[str, Any], value: int, key: str) -> str:
+    """The last entry of the table whose ``key`` threshold ``value`` reaches (the table's order)."""
+    return [e["label"] for e in entries.values() if value >= e[key]][-1]
+
+
+def test_every_severity_gives_the_grade_of_the_table() -> None:
+    """« En fonction de l'ampleur de la Sévérité, différentes pénalités pourront s'appliquer à la victime et
+    remplir la jauge de Trauma. » Each Sévérité from 0 to 30 (past the highest threshold too) gives the grade
+    whose threshold it last reaches in the table."""
+    for severity in range(31):
+        out = rules.apply(YSOLDE, rules.Damage(amount=severity, body_part="bras_gauche"), random.Random(0))
+        grade = _last_reached(TABLE["grades"], severity, "min_severity")
+        assert out.log[0].startswith(f"Blessure {grade} (bras gauche) : "), (severity, out.log[0])
+
+
+def test_every_margin_gives_the_success_level_of_the_table() -> None:
+    """« Le niveau de réussite de votre test de Ténacité va influer sur votre capacité à gérer votre Blessure
+    et votre capacité d'Action sur le tour. » Each margin from 0 to 20 (past the highest threshold too) gives
+    the level whose threshold it last reaches; below 0 the Défi fails."""
+    for margin in range(-1, 21):
+        physique = 10 if margin > 10 else 0
+        die = margin - physique if margin > 0 else 1
+        opposition = die + physique - margin
+        out = rules.apply(
+            YSOLDE.model_copy(update={"physique": physique}),
+            rules.TenacityTest(opposition=opposition, rolls=(die,)),
+            random.Random(0),
+        )
+        if margin < 0:
+            assert "→ échec" in out.log[0]
+            continue
+        level = _last_reached(TABLE["success_levels"], margin, "min_margin")
+        assert f"→ réussite {level} (différence {margin})" in out.log[0], (margin, out.log[0])
