@@ -194,3 +194,31 @@ def test_every_margin_gives_the_success_level_of_the_table() -> None:
             continue
         level = _last_reached(TABLE["success_levels"], margin, "min_margin")
         assert f"→ réussite {level} (différence {margin})" in out.log[0], (margin, out.log[0])
+
+
+def test_supernatural_care_heals_the_heaviest_wounds_first_and_tells_them_in_the_sheets_order() -> None:
+    """« Des pouvoirs surnaturels peuvent aussi être un moyen très efficace de faire diminuer la jauge de
+    Trauma. » Six notches go from the heaviest wounds (the latest first among equals): n° 2 (3 notches),
+    n° 4 (2), n° 3 (1); the journal tells the healed wounds in the sheet's order, and the next wound takes
+    the number after the highest left."""
+    sheet = rules.new_sheet(
+        "severite",
+        name="Ysolde",
+        wounds=[
+            {"id": 1, "grade": "legere", "notches": 1, "body_part": "torse"},
+            {"id": 2, "grade": "grave", "notches": 3},
+            {"id": 3, "grade": "legere", "notches": 1},
+            {"id": 4, "grade": "legere", "notches": 2},
+        ],
+    )
+    out = rules.apply(sheet, rules.Heal(amount=6, magical=True))
+    assert out.log == (
+        "Blessure n° 2 Grave guérie.",
+        "Blessure n° 3 Légère guérie.",
+        "Blessure n° 4 Légère guérie.",
+        "Soins surnaturels : 6 crans de Trauma retirés (7 → 1).",
+    )
+    assert [(w.id, w.notches) for w in out.sheet.wounds] == [(1, 1)]
+    after = rules.apply(out.sheet, rules.InflictWound(grade="legere", tenacity_test=False))
+    assert [w.id for w in after.sheet.wounds] == [1, 2]
+    assert rules.derive(after.sheet).current == 2
