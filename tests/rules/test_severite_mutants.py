@@ -222,3 +222,60 @@ def test_supernatural_care_heals_the_heaviest_wounds_first_and_tells_them_in_the
     after = rules.apply(out.sheet, rules.InflictWound(grade="legere", tenacity_test=False))
     assert [w.id for w in after.sheet.wounds] == [1, 2]
     assert rules.derive(after.sheet).current == 2
+
+
+ARMOURED = rules.new_sheet(
+    "severite",
+    name="Ysolde",
+    physique=1,
+    wounds=[{"id": 1, "grade": "grave", "notches": 3, "ignored": True}],
+    conditions=["inebranlable", "tourmente"],
+    turn_timers=[{"condition": "tourmente", "turns": 2}],
+    equipment=[
+        {"name": "Brigandine", "body_parts": ["torse"], "protections": [{"damage_type": "tranchant", "modifier": 2}]}
+    ],
+)
+
+
+def test_taking_inebranlable_off_makes_the_ignored_wound_count_again() -> None:
+    """« Vous permet tout simplement d'ignorer la Blessure jusqu'à la fin du Conflit. » Without the state, the
+    wound it ignored counts again; all the states cleared at once are named."""
+    off = rules.apply(ARMOURED, rules.SetCondition(condition="inebranlable", active=False))
+    assert off.sheet.wounds[0].ignored is False
+    cleared = rules.apply(ARMOURED, rules.ClearConditions())
+    assert cleared.log == ("États retirés : Inébranlable, Tourmenté.",)
+    assert cleared.sheet.wounds[0].ignored is False
+
+
+def test_a_treatment_records_its_diagnosis() -> None:
+    """« Il peut être intéressant alors de pouvoir en faire un diagnostic par une personne compétente. »"""
+    out = rules.apply(ARMOURED, rules.TreatWound(wound_id=1, treatment="bandage", diagnosis="Os fêlé."))
+    assert out.log == ("Blessure n° 1 Grave traitée : bandage ; elle guérira au repos.", "Diagnostic : Os fêlé.")
+    assert (out.sheet.wounds[0].treatment, out.sheet.wounds[0].diagnosis) == ("bandage", "Os fêlé.")
+
+
+def test_the_resistance_line_names_the_armour_that_protects_the_zone() -> None:
+    """« Si un Équipement protège la zone touchée par l'attaque, appliquez le Modificateur de protection au jet
+    de Résistance. »"""
+    out = rules.apply(ARMOURED, rules.Strike(margin=0, damage_type="tranchant", body_part="torse", rolls=(3, 2)))
+    assert out.log[1] == "Résistance : 1d4 = 2 (valeur donnée) + 2 (Brigandine, tranchant) = 4."
+
+
+def test_a_wound_of_an_unknown_damage_type_is_refused() -> None:
+    """« Tout d'abord définissez la nature des dommages, c'est-à-dire le Type de Dégâts »: one of the table's."""
+    with pytest.raises(rules.Refused, match="Type de dégâts inconnu : « feu »"):
+        rules.apply(ARMOURED, rules.InflictWound(grade="legere", damage_type="feu"))
+
+
+def test_the_gauge_tiers_read_the_same_under_a_table_read_afresh() -> None:
+    """« La jauge est composée de 4 paliers comprenant deux crans de Trauma. » « Au premier palier aucun test ne
+    sera nécessaire. » The tier of each count of notches, under the shipped table and under an equal copy
+    of it (its lookups built again)."""
+    expected = ["jauge vide", "palier 1 : aucun test", "palier 1 : aucun test"]
+    expected += ["palier 2 : Jouable (8)"] * 2 + ["palier 3 : Compliqué (10)"] * 2 + ["palier 4 : Difficile (12)"] * 2
+    expected += ["au-delà de la jauge : Ardu (14)"] * 2
+    for table in (None, RS.model_copy(deep=True)):
+        for notches, text in enumerate(expected):
+            derived = rules.derive(with_notches(notches), rules_table=table)
+            assert derived.explain("trauma_tier") == text, (notches, table is None)
+            assert derived.trauma_tier == min(-(-notches // 2), 5)
