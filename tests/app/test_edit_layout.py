@@ -24,6 +24,7 @@ from sheet_app.main_window import MainWindow
 from ui.common.journal import JournalDelegate
 from ui.common.messages import MessageBar
 from ui.common.models import KeyRole
+from ui.sheet.conditions import SUMMARY_LINES
 from ui.sheet.sheet_view import SheetView
 
 
@@ -192,7 +193,7 @@ def test_the_conditions_summary_keeps_its_height_and_elides_a_long_text(window: 
     settle()
     assert summary.height() == height
     assert summary.text() == long  # the whole text, for whoever reads it
-    assert summary.shown().endswith("…") and summary.shown().count("\n") < 3
+    assert summary.shown().endswith("…") and summary.shown().count("\n") < SUMMARY_LINES
     assert summary.label.toolTip() == long
     summary.setText("états : aucun")
     settle()
@@ -237,3 +238,28 @@ def test_a_new_entry_in_a_journal_of_5000_shown_in_full_is_one_inserted_row_meas
     assert signals == [f"inserted 0-{added - 1}"]
     on_screen = journal.view.viewport().height() // max(1, journal.view.fontMetrics().lineSpacing())
     assert 0 < len(set(measured)) <= on_screen + 10, len(set(measured))
+
+
+@pytest.mark.parametrize("width", [300, 356, 460])
+def test_the_trauma_gauge_labels_fit_under_their_tiers(qtbot: Any, width: int) -> None:
+    """« Compliqué (10) » was clipped at 1024×700: each tier's label fits in its tier and half the gaps
+    around it, in a smaller font if it must (never below 6.5 pt)."""
+    from PySide6.QtGui import QFontMetricsF
+
+    from ui.common.health_bar import _label_font
+    from ui.sheet.health import _tiers
+
+    info = rules.describe("severite")
+    tiers = _tiers(info.extra.get("trauma_tiers", ()))
+    assert any(t.label.startswith("Compliqué") for t in tiers)
+    notches = sum(t.notches for t in tiers)
+    holder = QWidget()
+    qtbot.addWidget(holder)
+    cell_gap, tier_gap = 2.0, 8.0
+    cell = (width - 2 - tier_gap * (len(tiers) - 1) - cell_gap * (notches - len(tiers))) / notches
+    font = _label_font(tiers, cell, cell_gap, tier_gap, holder.font())
+    assert font.pointSizeF() >= 6.5
+    metrics = QFontMetricsF(font)
+    for tier in tiers:
+        room = tier.notches * (cell + cell_gap) - cell_gap + tier_gap
+        assert metrics.horizontalAdvance(tier.label) <= room, (tier.label, width)

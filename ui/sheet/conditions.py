@@ -23,7 +23,7 @@ from ui.common.models import ConditionGroup, ConditionItem, ConditionModel, KeyR
 from ui.common.steady import SteadyText
 from ui.sheet.viewmodel import Changes, SheetViewModel
 
-SUMMARY_LINES = 3
+SUMMARY_LINES = 2
 
 
 def condition_model(vm: SheetViewModel) -> ConditionModel:
@@ -120,7 +120,7 @@ class ConditionsPanel(QGroupBox):
         # At least six states in sight, whatever the ladders' texts above take.
         self.view.setMinimumHeight(6 * self.view.fontMetrics().lineSpacing() + 12)
         layout.addWidget(self.view, 1)
-        # Three lines whatever the states (the whole text in its tooltip when longer): a summary that grew
+        # Two lines whatever the states (the whole text in its tooltip when longer): a summary that grew
         # and shrank with each tick moved the whole sheet (issue 15).
         self.summary = SteadyText(SUMMARY_LINES, "conditionsSummary")
         layout.addWidget(self.summary)
