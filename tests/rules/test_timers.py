@@ -62,7 +62,7 @@ def test_the_countdown_says_what_is_left_in_the_units_given(system: str) -> None
 
 
 def test_a_long_time_passing_ends_the_state_on_its_way() -> None:
-    """« +8 heures » after « Aveuglé pour 3 rounds »: the state ends during the first part, journaled
+    """“+8 heures” after “Aveuglé pour 3 rounds”: the state ends during the first part, journaled
     before the rest of the time passes."""
     sheet = put("douaratil").sheet
     out = rules.apply(sheet, rules.AdvanceTime(unit="hour", count=8), random.Random(1))
