@@ -59,3 +59,34 @@ def test_monster_reprieve_counts_down_round_by_round_at_the_table() -> None:
     assert not one.dead and one.death_in_rounds == 1
     assert rules.derive(one).explain("state") == "état : Mourant (monstre à 0 PA, succombe dans 1 round)"
     assert rules.apply(one, rules.EndRound()).sheet.dead
+
+
+def test_heroic_survival_at_exactly_ten_constitution_sets_no_priority() -> None:
+    """« Si suite à ses conséquences la Constitution est en dessous de 10 » — brought down to exactly 10,
+    it is not below: the next characteristic points go where the player wants, and the journal says nothing
+    of Constitution first."""
+    hero = sheet(level=4, constitution=12, current=0, dead=True)
+    lost = {"action_points_lost": 0, "magic_lost": 0, "faith_lost": 0, "honour_lost": 0, "xp_minimum": 0}
+    out = rules.apply(hero, rules.HeroicSurvival(**lost, rolls=(3,)))
+    assert out.sheet.constitution == 10  # level 4 is even: 2 points
+    assert not out.sheet.constitution_priority
+    assert not any("Constitution sous" in line for line in out.log), out.log
+    below = rules.apply(rules.evolve(hero, constitution=11), rules.HeroicSurvival(**lost, rolls=(3,)))
+    assert below.sheet.constitution == 9 and below.sheet.constitution_priority
+    assert (
+        "Constitution sous 10 : les prochains points de caractéristique iront en Constitution jusqu'à ce "
+        "qu'elle revienne à 10." in below.log
+    )
+
+
+def test_healed_above_zero_a_stabilised_creature_is_no_longer_stabilised() -> None:
+    """« Ce compteur est remis à 0 dès que vous regagnez des points d'action pour être au dessus de zéro ou
+    que vous êtes stabilisé. » Healed from 0 to 3 PA, the stabilisation and its wait of 1d6 hours end: the
+    sheet says neither (a later fall to 0 starts the death saves afresh)."""
+    down = rules.apply(sheet(), rules.Damage(amount=20), rng=random.Random(1)).sheet
+    stable = rules.apply(down, rules.Stabilise(method="magic", rolls=(2,))).sheet
+    assert stable.stabilised and stable.wake_in == 2 * HOUR and rules.derive(stable).state == "stabilise"
+    healed = rules.apply(stable, rules.Heal(amount=3)).sheet
+    assert healed.current == 3
+    assert (healed.stabilised, healed.wake_in, healed.death_in_rounds) == (False, None, None)
+    assert rules.derive(healed).state == "inconscient"
