@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 import rules
 
 HOUR = 3600
@@ -90,3 +92,18 @@ def test_healed_above_zero_a_stabilised_creature_is_no_longer_stabilised() -> No
     assert healed.current == 3
     assert (healed.stabilised, healed.wake_in, healed.death_in_rounds) == (False, None, None)
     assert rules.derive(healed).state == "inconscient"
+
+
+def test_a_second_long_rest_too_soon_says_how_long_to_wait() -> None:
+    """« Un personnage ne peut profiter qu'une fois par période de 24 heures des bénéfices conférés par un
+    repos long » — the refusal counts the hours: right after an 8-hour rest, another would end 8 hours after
+    it, 16 hours too soon; an hour and a half later, 9 whole hours after it, 15 hours (rounded up) too soon."""
+    rested = rules.apply(sheet(current=5), rules.LongRest()).sheet
+    later = rules.apply(rested, rules.AdvanceTime(unit="minute", count=90)).sheet
+    for s, since, wait in ((rested, 8, 16), (later, 9, 15)):
+        with pytest.raises(rules.Refused) as refused:
+            rules.apply(s, rules.LongRest())
+        assert str(refused.value) == (
+            f"Un seul repos long par période de 24 heures : le dernier s'est terminé il y a {since} heures à la "
+            f"fin de celui-ci ; encore {wait} h à attendre."
+        )
