@@ -107,3 +107,63 @@ def test_a_second_long_rest_too_soon_says_how_long_to_wait() -> None:
             f"Un seul repos long par période de 24 heures : le dernier s'est terminé il y a {since} heures à la "
             f"fin de celui-ci ; encore {wait} h à attendre."
         )
+
+
+def test_healing_of_zero_points_is_applied_and_negative_refused() -> None:
+    """« Quand une créature reçoit des soins de quelque sorte qu'ils soient, les points d'action qu'elle regagne
+    viennent s'ajouter à ses points d'action actuels. » Soins 0 add nothing and are no error; below 0 they are
+    damage and refused."""
+    assert rules.apply(sheet(current=5), rules.Heal(amount=0)).log == ("Soins 0 : 5 → 5 PA.",)
+    with pytest.raises(rules.Refused, match=r"Des soins négatifs \(-1\)"):
+        rules.apply(sheet(current=5), rules.Heal(amount=-1))
+
+
+def test_heroic_survival_can_take_a_pool_down_to_zero() -> None:
+    """« Il perd … les Points d'Action (PA), Points de Magie (PM) » — all 3 PM of the maximum lost leave a
+    maximum of 0, not 1."""
+    hero = sheet(level=4, constitution=14, current=0, dead=True, magic={"current": 3, "base_maximum": 3})
+    lost = {"action_points_lost": 0, "magic_lost": 3, "faith_lost": 0, "honour_lost": 0, "xp_minimum": 0}
+    out = rules.apply(hero, rules.HeroicSurvival(**lost, rolls=(3,)))
+    assert (out.sheet.magic.current, out.sheet.magic.base_maximum) == (0, 0)
+    assert "Points de magie (PM), maximum : 3 → 0." in out.log
+
+
+def test_a_long_rest_under_heavy_exhaustion_recovers_nothing_of_a_small_pool() -> None:
+    """« A noter que le malus impacte aussi le maximum de chaque catégorie. » Exhaustion 5 takes 5 off a
+    maximum of 3 PM: the rest brings the pool to 0, not to 1."""
+    s = sheet(current=15, level=10, exhaustion=5, intelligence=20, magic={"base_maximum": 3, "current": 0})
+    out = rules.apply(s, rules.LongRest(), rng=random.Random(1))
+    assert out.sheet.magic.current == 0
+    assert "Points de magie (PM) : +10 (1 × niveau 10 +5 (Intelligence) −5 (épuisement)) → 0 → 0." in out.log
+
+
+def test_a_stabilised_creature_one_second_from_its_point_still_sleeps() -> None:
+    """« Si elle n'est pas soignée, une personne stabilisée regagne 1 point d'action au bout de 1d6 heures. »
+    With 61 seconds left, a minute passes: 1 second is still to wait, no point yet."""
+    down = rules.apply(sheet(), rules.Damage(amount=20), rng=random.Random(1)).sheet
+    stable = rules.evolve(rules.apply(down, rules.Stabilise(method="magic", rolls=(2,))).sheet, wake_in=61)
+    out = rules.apply(stable, rules.AdvanceTime(unit="minute", count=1))
+    assert (out.sheet.wake_in, out.sheet.current) == (1, 0)
+    assert rules.derive(stable).explain("state") == (
+        "état : Stabilisé (0 PA, stabilisation : plus de jets contre la mort, sans connaissance)"
+    )
+
+
+def test_failed_first_aid_says_failure_and_clearing_states_at_zero_keeps_unconsciousness() -> None:
+    """« Vous pouvez utiliser une action pour administrer les premiers soins à une personne inconsciente et
+    tenter de la stabiliser, mais vous devez pour cela réussir un test de Sagesse (Médecine) DD 16. » A 3 is
+    a failure, said so; clearing the states of that creature at 0 PA keeps it unconscious, and says only that."""
+    down = rules.apply(sheet(), rules.Damage(amount=20), rng=random.Random(1)).sheet
+    failed = rules.apply(down, rules.Stabilise(method="first_aid", rolls=(3,)))
+    assert failed.log[0] == "Premiers soins, Sagesse (Médecine) : 3d6 = 3 (valeur donnée) +0 = 3 contre DD 16 → échec."
+    assert not failed.sheet.stabilised
+    cleared = rules.apply(down, rules.ClearConditions())
+    assert cleared.log == ("Inconscient conservé : 0 point d'action.",)
+    assert cleared.sheet.conditions == ("inconscient",)
+
+
+def test_without_any_state_every_roll_mode_is_normal() -> None:
+    """« La créature subit un désavantage lors de ses attaques. » — and without any state, neither advantage
+    nor disadvantage: each mode's value is « normal »."""
+    d = rules.derive(sheet())
+    assert (d.attacks, d.attacked, d.checks) == ("normal", "normal", "normal")
