@@ -160,3 +160,23 @@ def test_apply_never_changes_the_sheet_it_is_given() -> None:
     before = sheet.model_dump()
     rules.apply(sheet, rules.AdvanceTime(unit="hour", count=1), random.Random(1))
     assert sheet.model_dump() == before
+
+
+def test_each_state_ends_at_its_own_time_within_a_long_wait() -> None:
+    """Two states put for 1 and 3 hours, then 8 hours pass: the time is cut at each end, so that each
+    state is journaled ending at its own hour, then the rest of the time passes."""
+    sheet = rules.demo_sheet("douaratil")
+    for cid, hours in (("aveugle", 1), ("assourdi", 3)):
+        put_ = rules.SetCondition(condition=cid, duration=hours, unit="hour")
+        sheet = rules.apply(sheet, put_, random.Random(1)).sheet
+    out = rules.apply(sheet, rules.AdvanceTime(unit="hour", count=8), random.Random(1))
+    assert out.log == (
+        "Le temps passe : 1 heure.",
+        "Aveuglé prend fin : 1 heure écoulé(s) (jour 1, 01:00:00).",
+        "État Aveuglé retiré.",
+        "Le temps passe : 2 heures.",
+        "Assourdi prend fin : 3 heures écoulé(s) (jour 1, 03:00:00).",
+        "État Assourdi retiré.",
+        "Le temps passe : 5 heures.",
+    )
+    assert out.sheet.clock == 8 * 3600 and out.sheet.condition_timers == ()
