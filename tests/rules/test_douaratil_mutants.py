@@ -47,6 +47,9 @@ def test_a_healed_wound_leaves_a_scar_with_its_note() -> None:
     healed = rules.apply(s, rules.LongRest(rolls=(17,))).sheet
     assert healed.wounds == ()
     assert [(sc.type, sc.note) for sc in healed.scars] == [("ecrasement", "éboulement")]
+    assert rules.derive(healed).scar_rows == (
+        {"type": "ecrasement", "label": "Écrasement (mineure)", "note": "éboulement"},
+    )
 
 
 def test_monster_reprieve_counts_down_round_by_round_at_the_table() -> None:
@@ -167,3 +170,11 @@ def test_without_any_state_every_roll_mode_is_normal() -> None:
     nor disadvantage: each mode's value is « normal »."""
     d = rules.derive(sheet())
     assert (d.attacks, d.attacked, d.checks) == ("normal", "normal", "normal")
+
+
+def test_the_constitution_priority_is_explained_while_it_lasts() -> None:
+    """« les prochains investissements en points de caractéristique devront se faire dans la caractéristique
+    constitution jusqu'à ce qu'elle revienne à 10. »"""
+    d = rules.derive(sheet(constitution=8, constitution_priority=True))
+    assert d.explain("constitution_priority") == "prochains points de caractéristique en Constitution (jusqu'à 10)"
+    assert rules.derive(sheet()).explain("constitution_priority") == ""
