@@ -96,3 +96,9 @@ def test_data_naming_an_unknown_system_is_refused_by_its_name() -> None:
     assert str(err.value) == (
         "Système inconnu : « pathfinder » (systèmes disponibles : douaratil, d20, segments, severite)."
     )
+
+
+def test_a_value_a_system_does_not_derive_is_an_attribute_error_naming_it() -> None:
+    """Asking a sheet's derived values for one its system does not have raises ``AttributeError`` with its name."""
+    with pytest.raises(AttributeError, match=r"^scars$"):
+        _ = rules.derive(rules.new_sheet("douaratil")).scars

@@ -178,3 +178,14 @@ def test_the_constitution_priority_is_explained_while_it_lasts() -> None:
     d = rules.derive(sheet(constitution=8, constitution_priority=True))
     assert d.explain("constitution_priority") == "prochains points de caractéristique en Constitution (jusqu'à 10)"
     assert rules.derive(sheet()).explain("constitution_priority") == ""
+
+
+def test_points_given_by_an_edit_do_not_cut_rounds_of_unconsciousness_short() -> None:
+    """« Si les dégâts que vous subissez vous font tomber à 0 point d’action, vous êtes inconscient (voir la
+    section États spéciaux) pour 1d6 rounds à moins de réussir un JS DD 16 de Constitution. » Knocked out
+    for 3 rounds at 0 PA, then given 5 PA by an edit: still unconscious for those rounds."""
+    down = rules.apply(sheet(), rules.Damage(amount=20), rng=random.Random(1)).sheet
+    assert (down.current, down.unconscious_rounds, down.conditions) == (0, 3, ("inconscient",))
+    out = rules.apply(down, rules.Edit(changes={"current": 5}))
+    assert (out.sheet.conditions, out.sheet.unconscious_rounds) == (("inconscient",), 3)
+    assert out.log == ("Points d'action : 0 → 5.",)
