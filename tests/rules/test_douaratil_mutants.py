@@ -160,6 +160,8 @@ def test_failed_first_aid_says_failure_and_clearing_states_at_zero_keeps_unconsc
     failed = rules.apply(down, rules.Stabilise(method="first_aid", rolls=(3,)))
     assert failed.log[0] == "Premiers soins, Sagesse (Médecine) : 3d6 = 3 (valeur donnée) +0 = 3 contre DD 16 → échec."
     assert not failed.sheet.stabilised
+    ok = rules.apply(down, rules.Stabilise(method="first_aid", rolls=(16, 2)))
+    assert ok.log[0] == "Premiers soins, Sagesse (Médecine) : 3d6 = 16 (valeur donnée) +0 = 16 contre DD 16 → réussite."
     cleared = rules.apply(down, rules.ClearConditions())
     assert cleared.log == ("Inconscient conservé : 0 point d'action.",)
     assert cleared.sheet.conditions == ("inconscient",)
