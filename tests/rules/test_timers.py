@@ -99,6 +99,7 @@ def test_until_the_end_of_the_conflict() -> None:
     out = rules.apply(sheet, rules.SetCondition(condition="inconscient", until_conflict_end=True), random.Random(1))
     sheet = out.sheet
     assert sheet.condition_timers[0].ends_at is None
+    assert sheet.condition_timers[0].label == "jusqu'à la fin du Conflit"
     assert any("fin du Conflit" in c.text for c in rules.countdowns(sheet))
     sheet = rules.apply(sheet, rules.AdvanceTime(unit="hour", count=5), random.Random(1)).sheet
     assert "inconscient" in sheet.conditions, "hours do not end a Conflict"
