@@ -36,9 +36,9 @@ def _played(win: MainWindow, path: Path, damage: int = 3) -> Any:
 def test_a_link_loop_on_the_command_line_is_named_and_the_good_files_still_open(
     make_window: MakeWindow, answer: Any, tmp_path: Path
 ) -> None:
-    """Item 3: « A symlink loop on the command line crashes the app at start-up (`RuntimeError: Symlink
+    """Item 3: “A symlink loop on the command line crashes the app at start-up (`RuntimeError: Symlink
     loop` from `Path.resolve()` in `MainWindow.open_paths`), and even the good files given with it
-    never open. »"""
+    never open.”"""
     loop = tmp_path / "boucle.fiche.json"
     loop.symlink_to(loop)
     good = write_sheet(tmp_path / "ulfred.fiche.json")
@@ -58,9 +58,9 @@ def test_a_link_loop_on_the_command_line_is_named_and_the_good_files_still_open(
 def test_a_file_name_that_is_not_utf8_opens_saves_autosaves_and_is_remembered(
     make_window: MakeWindow, answer: Any, tmp_path: Path
 ) -> None:
-    """Item 4: « A file name that is not valid UTF-8 (a Latin-1 `\\xe9t\\xe9.fiche.json`) opens and saves,
+    """Item 4: “A file name that is not valid UTF-8 (a Latin-1 `\\xe9t\\xe9.fiche.json`) opens and saves,
     but `AutosaveStore.save` raises `UnicodeEncodeError`, uncaught; because `save_all` is a generator,
-    every tab after it loses its autosave too; the path is not added to the recent files. »"""
+    every tab after it loses its autosave too; the path is not added to the recent files.”"""
     latin = Path(os.fsdecode(os.fsencode(tmp_path)) + "/" + os.fsdecode(b"\xe9t\xe9.fiche.json"))
     write_sheet(latin)
     other = write_sheet(tmp_path / "autre.fiche.json")
@@ -121,10 +121,10 @@ def _crashed_copy(make_window: MakeWindow, tmp_path: Path, name: str) -> tuple[P
 
 
 def test_a_copy_with_a_foreign_file_name_can_be_declined(make_window: MakeWindow, answer: Any, tmp_path: Path) -> None:
-    """Item 5: « An autosave file whose name is not a valid key (`mauvaise clé.autosave.json`, a sync
+    """Item 5: “An autosave file whose name is not a valid key (`mauvaise clé.autosave.json`, a sync
     tool's « conflicted copy ») makes `ValueError: invalid autosave key` escape `sheet_app.app.start()`
     when the user unticks it in the recovery dialog; if ticked, every later autosave of that tab raises
-    it. »"""
+    it.”"""
     renamed, _ = _crashed_copy(make_window, tmp_path, "mauvaise clé (copie en conflit)")
     again = make_window()
     answer("ask_recovery", [False])
@@ -158,9 +158,9 @@ def test_a_copy_with_a_foreign_file_name_can_be_recovered_and_autosaved_again(
 def test_two_apps_on_one_file_keep_two_copies_and_a_crash_of_one_leaves_its_copy(
     make_window: MakeWindow, answer: Any, tmp_path: Path
 ) -> None:
-    """Item 7: « Two instances on the same file share one autosave key: B's copy overwrites A's, A's save
+    """Item 7: “Two instances on the same file share one autosave key: B's copy overwrites A's, A's save
     deletes the shared copy, kill -9 B → B's unsaved work is not offered. Autosave copies are per
-    running instance (and recovery still finds them all). »"""
+    running instance (and recovery still finds them all).”"""
     path = write_sheet(tmp_path / "jdr" / "ulfred.fiche.json")
     first = make_window()
     second = make_window(store=AutosaveStore())  # another app: its own session
@@ -186,8 +186,8 @@ def test_two_apps_on_one_file_keep_two_copies_and_a_crash_of_one_leaves_its_copy
 def test_a_read_only_file_is_not_replaced_and_save_as_is_offered(
     window: MainWindow, answer: Any, tmp_path: Path
 ) -> None:
-    """Item 10: « A read-only file (mode 0444) is replaced by Ctrl+S with no warning. Respect the file's
-    permission: refuse with a French message and offer « Enregistrer sous ». »"""
+    """Item 10: “A read-only file (mode 0444) is replaced by Ctrl+S with no warning. Respect the file's
+    permission: refuse with a French message and offer « Enregistrer sous ».”"""
     path = write_sheet(tmp_path / "ulfred.fiche.json")
     view = _played(window, path)
     path.chmod(0o444)
@@ -223,10 +223,10 @@ def _forged(copy: Path, source: Path) -> None:
 def test_a_recovered_copy_goes_back_to_its_file_only_after_the_user_confirms_a_doubtful_path(
     make_window: MakeWindow, answer: Any, tmp_path: Path
 ) -> None:
-    """Item 12: « The autosave's `source` path is trusted: an autosave with `"source": "/any/file"` is
+    """Item 12: “The autosave's `source` path is trusted: an autosave with `"source": "/any/file"` is
     offered, and Ctrl+S then overwrites that file with no question. Recovered documents are saved to
     their source only after the user confirms the path (or the source is verified to be the document
-    it claims). »"""
+    it claims).”"""
     renamed, held = _crashed_copy(make_window, tmp_path, "ulfred")
     victim = tmp_path / "important.fiche.json"
     write_sheet(victim, rules.evolve(rules.demo_sheet("douaratil"), name="Précieux"))
@@ -276,7 +276,7 @@ def test_a_copy_of_a_file_rewritten_since_asks_first(make_window: MakeWindow, an
 def test_a_table_given_where_a_sheet_is_expected_is_refused_naming_its_whole_path(
     window: MainWindow, tmp_path: Path
 ) -> None:
-    """Item 18: « table refusals in the window name only the file name » (now: a GM table taking in a
+    """Item 18: “table refusals in the window name only the file name” (now: a GM table taking in a
     sheet file, and given a table)."""
     path = tmp_path / "seance" / "auberge.table.json"
     path.parent.mkdir()

@@ -201,8 +201,8 @@ def test_clean_keeps_recent_useful_autosaves(store: AutosaveStore) -> None:
 
 
 def test_a_copy_whose_app_outlived_a_change_of_its_file_is_still_offered(store: AutosaveStore, user_file: Path) -> None:
-    """Issue 16 item 7: « A's save deletes the shared copy, kill -9 B → B's unsaved work is not
-    offered. » B's copy is older than the file A saved, but B ran on after: its work is not in it."""
+    """Issue 16 item 7: “A's save deletes the shared copy, kill -9 B → B's unsaved work is not
+    offered.” B's copy is older than the file A saved, but B ran on after: its work is not in it."""
     b = AutosaveStore(store.folder)
     entry = b.save(b.key_for(user_file), _doc("Travail de B"), user_file)
     later = entry.saved_at_ns + 10**9

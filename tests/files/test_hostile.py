@@ -110,8 +110,8 @@ def test_every_offset_and_every_byte_is_answered_cleanly(tmp_path: Path) -> None
 @pytest.mark.slow
 @pytest.mark.timeout(900)
 def test_every_field_of_every_system_refuses_wrong_types_in_french(tmp_path: Path) -> None:
-    """Issue 16 item 17: « A test sweeps every field of every system with wrong types and extreme
-    numbers and finds no English word. » Item 15: ``true``, ``"3"``, ``3.0``, ``1e-400`` are no
+    """Issue 16 item 17: “A test sweeps every field of every system with wrong types and extreme
+    numbers and finds no English word.” Item 15: ``true``, ``"3"``, ``3.0``, ``1e-400`` are no
     integer in a file, wherever an integer is expected."""
     stats: Counter[str] = Counter()
     loose = {"true", "false", "texte-3", "3.0", "1e-400", "1e308", "-1e308", "1e400"}

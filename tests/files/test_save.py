@@ -333,8 +333,8 @@ def test_an_autosave_keeps_even_an_inconsistent_sheet(tmp_path: Path) -> None:
 def test_a_change_with_the_same_size_and_the_old_time_put_back_is_noticed(
     saved: tuple[Path, files.FileStamp, bytes],
 ) -> None:
-    """Issue 16 item 8: « A change on disk with the same size and the old modification time put back
-    (what `cp -p`, `rsync -t`, `tar` do) is silently overwritten. Detect changes by content »."""
+    """Issue 16 item 8: “A change on disk with the same size and the old modification time put back
+    (what `cp -p`, `rsync -t`, `tar` do) is silently overwritten. Detect changes by content”."""
     path, stamp, old = saved
     changed = old.replace(b'"Ancien"', b'"Autre!"')
     assert len(changed) == len(old)
@@ -349,9 +349,9 @@ def test_a_change_with_the_same_size_and_the_old_time_put_back_is_noticed(
 def test_a_change_made_while_the_new_file_is_written_is_noticed_right_before_the_replace(
     saved: tuple[Path, files.FileStamp, bytes], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 16 item 9: « Race between the check and the replace … Narrow the window to the minimum the
+    """Issue 16 item 9: “Race between the check and the replace … Narrow the window to the minimum the
     OS allows (check the content right before `os.replace`, with a lock file of our own for instances
-    of the app) ». Another program writes the file while ours is being synced to disk (the slow part)."""
+    of the app)”. Another program writes the file while ours is being synced to disk (the slow part)."""
     path, stamp, _ = saved
     theirs = files.encode_document(_doc("Écrit pendant la sauvegarde"))
     real_fsync = os.fsync
@@ -407,7 +407,7 @@ def test_two_apps_saving_one_file_take_turns_and_the_second_sees_the_first(
 
 
 def test_a_read_only_file_is_not_replaced(saved: tuple[Path, files.FileStamp, bytes]) -> None:
-    """Issue 16 item 10: « A read-only file (mode 0444) is replaced by Ctrl+S with no warning. »"""
+    """Issue 16 item 10: “A read-only file (mode 0444) is replaced by Ctrl+S with no warning.”"""
     path, stamp, old = saved
     path.chmod(0o444)
     with pytest.raises(files.ReadOnly) as caught:
@@ -434,9 +434,9 @@ def test_a_link_to_a_read_only_file_is_read_only(saved: tuple[Path, files.FileSt
 def test_stale_temp_files_of_crashed_saves_are_removed_by_the_next_save(
     saved: tuple[Path, files.FileStamp, bytes],
 ) -> None:
-    """Issue 16 item 11: « each kill during a save leaves a hidden `.…tmp` (the size of the sheet) next
+    """Issue 16 item 11: “each kill during a save leaves a hidden `.…tmp` (the size of the sheet) next
     to the user's file, forever. The app removes its own stale temp files (recognisable by name and
-    age) on the next save in that folder. »"""
+    age) on the next save in that folder.”"""
     path, stamp, old = saved
     folder = path.parent
     old_time = 10**18  # 2001

@@ -171,7 +171,7 @@ def _clock_bound(system_id: str) -> int:
 
 @pytest.mark.parametrize("system_id", rules.SYSTEMS)
 def test_time_at_the_bound_is_refused_or_saved_never_a_sheet_that_cannot_be_saved(system_id: str) -> None:
-    """« one `AdvanceTime` later the save fails »: the largest time a sheet can be asked to pass, from
+    """“one `AdvanceTime` later the save fails”: the largest time a sheet can be asked to pass, from
     a clock just under its bound, is refused in French (sheet unchanged) or gives a sheet that saves
     and reads back equal."""
     info = rules.describe(system_id)
@@ -226,7 +226,7 @@ EDITS = [
 
 @pytest.mark.parametrize(("system_id", "changes"), EDITS, ids=lambda v: str(v)[:24])
 def test_the_same_values_are_refused_by_an_edit(system_id: str, changes: dict[str, Any]) -> None:
-    """« the same on load, on edit »: what a file may not hold, an edit may not put there (French, the
+    """“the same on load, on edit”: what a file may not hold, an edit may not put there (French, the
     sheet unchanged)."""
     sheet = rules.demo_sheet(system_id)
     before = rules.sheet_to_data(sheet)

@@ -6,7 +6,9 @@ maximum, the French error a sheet carries — exactly, so a changed bound or bra
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -65,3 +67,38 @@ def test_edit_of_unknown_fields_refused_by_name() -> None:
     with pytest.raises(rules.Refused) as err:
         rules.apply(s, rules.Edit(changes={"couleur": "bleu", "teinte": 1}))
     assert str(err.value) == "Champ inconnu : « couleur », « teinte »."
+
+
+def test_a_table_not_in_utf8_names_the_line_of_the_first_bad_byte(tmp_path: Path) -> None:
+    """A GM's table saved in Latin-1: the error names the line where the first byte that is not UTF-8 stands
+    (line 3 here), not the last line of the file."""
+    latin = tmp_path / "maison.toml"
+    latin.write_bytes('[general]\nx = 1\ny = "\xe9t\xe9"\nz = 2\n\n'.encode("latin-1"))
+    with pytest.raises(rules.RulesetError) as err:
+        rules.load_rules_table("douaratil", latin)
+    assert str(err.value) == f"{latin} : ligne 3 : le fichier n'est pas en UTF-8."
+
+
+def test_sheet_data_is_plain_json_data() -> None:
+    """``sheet_to_data`` gives what ``json.dumps`` writes and ``json.loads`` gives back: lists, not tuples."""
+    s = rules.new_sheet("douaratil", conditions=("aveugle",))
+    data = rules.sheet_to_data(s)
+    assert data == json.loads(json.dumps(data))
+    assert data["conditions"] == ["aveugle"]
+
+
+def test_data_naming_an_unknown_system_is_refused_by_its_name() -> None:
+    """A sheet whose ``system`` no system of the app has: the French error names it and lists the known ones."""
+    data = rules.sheet_to_data(rules.new_sheet("douaratil"))
+    data["system"] = "pathfinder"
+    with pytest.raises(rules.SheetError) as err:
+        rules.sheet_from_data(data)
+    assert str(err.value) == (
+        "Système inconnu : « pathfinder » (systèmes disponibles : douaratil, d20, segments, severite)."
+    )
+
+
+def test_a_value_a_system_does_not_derive_is_an_attribute_error_naming_it() -> None:
+    """Asking a sheet's derived values for one its system does not have raises ``AttributeError`` with its name."""
+    with pytest.raises(AttributeError, match=r"^scars$"):
+        _ = rules.derive(rules.new_sheet("douaratil")).scars

@@ -140,7 +140,7 @@ def test_d20_death_at_minus_constitution_is_a_house_switch() -> None:
 
 
 def test_replays_leave_a_scripted_generator_where_the_real_roll_left_it() -> None:
-    """The journal's « Règles maison en jeu » replays the action on copies of the dice: a generator whose
+    """The journal's “Règles maison en jeu” replays the action on copies of the dice: a generator whose
     constructor takes arguments is copied too, and only the real roll moves it."""
     import random as _random
 

@@ -315,7 +315,7 @@ def test_embedded_house_rules_are_checked_like_a_file() -> None:
 
 @pytest.mark.timeout(20)
 def test_a_pipe_a_device_and_a_folder_are_refused_without_reading(tmp_path: Path) -> None:
-    """What the window's « Charger des règles maison… » may be given: never a hang, never a crash."""
+    """What the window's “Charger des règles maison…” may be given: never a hang, never a crash."""
     import os
 
     fifo = tmp_path / "tube.toml"

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import random
+import tomllib
 from pathlib import Path
 
 import pytest
 
 import rules
+from tests.rules.helpers import write_table
 
 SEGMENT = 1
 TURN = 10
@@ -683,9 +685,9 @@ def test_time_units_and_segments_per_turn() -> None:
 def test_house_rule_table_changes_the_turn(tmp_path: Path) -> None:
     """The segments per turn come from the table: a GM's copy with 12-segment turns changes dying times."""
     shipped = Path(__file__).parents[2] / "resources" / "rulesets" / "segments.toml"
-    copy = tmp_path / "maison.toml"
-    copy.write_text(shipped.read_text(encoding="utf-8").replace("turn = 10", "turn = 12"), encoding="utf-8")
-    table = rules.load_rules_table("segments", copy)
+    data = tomllib.loads(shipped.read_text(encoding="utf-8"))
+    data["time_units"]["turn"] = 12
+    table = rules.load_rules_table("segments", write_table(tmp_path, data))
     assert table.segments_per_turn == 12
     s = sheet(constitution=18, current=-1, initiative_segment=12)
     out = rules.apply(s, rules.AdvanceTime(unit="turn", rolls=(1,)), rules_table=table)

@@ -62,7 +62,7 @@ def test_the_countdown_says_what_is_left_in_the_units_given(system: str) -> None
 
 
 def test_a_long_time_passing_ends_the_state_on_its_way() -> None:
-    """« +8 heures » after « Aveuglé pour 3 rounds »: the state ends during the first part, journaled
+    """“+8 heures” after “Aveuglé pour 3 rounds”: the state ends during the first part, journaled
     before the rest of the time passes."""
     sheet = put("douaratil").sheet
     out = rules.apply(sheet, rules.AdvanceTime(unit="hour", count=8), random.Random(1))
@@ -99,6 +99,7 @@ def test_until_the_end_of_the_conflict() -> None:
     out = rules.apply(sheet, rules.SetCondition(condition="inconscient", until_conflict_end=True), random.Random(1))
     sheet = out.sheet
     assert sheet.condition_timers[0].ends_at is None
+    assert sheet.condition_timers[0].label == "jusqu'à la fin du Conflit"
     assert any("fin du Conflit" in c.text for c in rules.countdowns(sheet))
     sheet = rules.apply(sheet, rules.AdvanceTime(unit="hour", count=5), random.Random(1)).sheet
     assert "inconscient" in sheet.conditions, "hours do not end a Conflict"
@@ -160,3 +161,23 @@ def test_apply_never_changes_the_sheet_it_is_given() -> None:
     before = sheet.model_dump()
     rules.apply(sheet, rules.AdvanceTime(unit="hour", count=1), random.Random(1))
     assert sheet.model_dump() == before
+
+
+def test_each_state_ends_at_its_own_time_within_a_long_wait() -> None:
+    """Two states put for 1 and 3 hours, then 8 hours pass: the time is cut at each end, so that each
+    state is journaled ending at its own hour, then the rest of the time passes."""
+    sheet = rules.demo_sheet("douaratil")
+    for cid, hours in (("aveugle", 1), ("assourdi", 3)):
+        put_ = rules.SetCondition(condition=cid, duration=hours, unit="hour")
+        sheet = rules.apply(sheet, put_, random.Random(1)).sheet
+    out = rules.apply(sheet, rules.AdvanceTime(unit="hour", count=8), random.Random(1))
+    assert out.log == (
+        "Le temps passe : 1 heure.",
+        "Aveuglé prend fin : 1 heure écoulé(s) (jour 1, 01:00:00).",
+        "État Aveuglé retiré.",
+        "Le temps passe : 2 heures.",
+        "Assourdi prend fin : 3 heures écoulé(s) (jour 1, 03:00:00).",
+        "État Assourdi retiré.",
+        "Le temps passe : 5 heures.",
+    )
+    assert out.sheet.clock == 8 * 3600 and out.sheet.condition_timers == ()

@@ -167,7 +167,7 @@ def test_undoing_everything_gives_back_the_first_sheet(qapp: Any, actions: list[
 
 @pytest.mark.parametrize("system", ["douaratil", "d20", "segments", "severite"])
 def test_an_edit_is_titled_with_the_fields_french_labels(system: str) -> None:
-    """Issue 13 item 18: « Every text a user can see is French » — an ``Edit`` of stored fields (undo menu,
+    """Issue 13 item 18: “Every text a user can see is French” — an ``Edit`` of stored fields (undo menu,
     journal) names them by their labels, never by their code names."""
     sheet = rules.demo_sheet(system)
     keys = [k for k in ("name", "current", "death_successes", "base_maximum", "clock") if k in type(sheet).model_fields]
