@@ -102,3 +102,98 @@ def test_a_value_a_system_does_not_derive_is_an_attribute_error_naming_it() -> N
     """Asking a sheet's derived values for one its system does not have raises ``AttributeError`` with its name."""
     with pytest.raises(AttributeError, match=r"^scars$"):
         _ = rules.derive(rules.new_sheet("douaratil")).scars
+
+
+def _house(system: str, section: str, **values: object) -> object:
+    """A GM's copy of ``system``'s shipped table with keys of one section changed (built from the parsed data)."""
+    data = rules.ruleset(system).model_dump()
+    data[section] = {**data[section], **values}
+    return type(rules.ruleset(system)).model_validate(data)
+
+
+def _blind_for_two_hours() -> rules.Sheet:
+    blind = rules.SetCondition(condition="aveugle", duration=2, unit="hour")
+    return rules.apply(rules.demo_sheet("douaratil"), blind, random.Random(1)).sheet
+
+
+def test_a_state_for_some_turns_counts_down_the_seconds_left() -> None:
+    """« jusqu’à la fin du prochain tour »: a Sévérité state put for 2 turns has 2 turns of the table's length
+    left (2 × 6 s), so the sheet's countdown can be ordered with the timed states."""
+    s = rules.new_sheet(
+        "severite", name="Ysolde", conditions=["tourmente"], turn_timers=[{"condition": "tourmente", "turns": 2}]
+    )
+    assert rules.countdowns(s) == (rules.Countdown("tourmente", "Tourmenté", "encore 2 fins de tour", 12),)
+    ten = _house("severite", "time_units", turn=10)
+    assert rules.countdowns(s, ten)[0].left == 20
+
+
+def test_countdowns_read_the_house_table_given() -> None:
+    """Under a GM's table whose hour lasts 30 minutes, a state put for 2 shipped hours (7,200 s) has 4 of
+    those hours left: the countdown uses the table it is given, not the shipped one."""
+    sheet = _blind_for_two_hours()
+    (shipped,) = rules.countdowns(sheet)
+    assert shipped.text == "encore 2 heures (fin à jour 1, 02:00:00)"
+    (house,) = rules.countdowns(sheet, _house("douaratil", "time_units", hour=1800))
+    assert (house.text, house.left) == ("encore 4 heures (fin à jour 1, 02:00:00)", 7200)
+
+
+def test_a_timer_in_an_unknown_unit_is_refused_where_it_stands() -> None:
+    """A stored sheet whose timed state counts in a unit the table does not have (« semaine »): the French
+    line names the unit and sits on the timer's unit."""
+    sheet = _blind_for_two_hours()
+    data = rules.sheet_to_data(sheet)
+    data["condition_timers"][0]["unit"] = "semaine"
+    with pytest.raises(rules.SheetError) as err:
+        rules.sheet_from_data(data)
+    assert err.value.lines == ["« durées des états › n° 1 › unité » : unité de temps inconnue « semaine »"]
+    assert err.value.locations == [("condition_timers", 0, "unit")]
+
+
+def test_a_nested_field_is_named_by_its_own_label() -> None:
+    """A bad value inside a Douaratil pool reads « points de magie (PM) › actuels », the pool's own word for
+    its current points, not the sheet's « points actuels »."""
+    s = rules.new_sheet("douaratil")
+    expected = ["« points de magie (PM) › actuels » : doit être un nombre entier"]
+    with pytest.raises(rules.SheetError) as err:
+        rules.apply(s, rules.Edit(changes={"magic": {"current": "x", "base_maximum": 0}}))
+    assert err.value.lines == expected
+    with pytest.raises(rules.SheetError) as err:
+        rules.new_sheet("douaratil", magic={"current": "x", "base_maximum": 3})
+    assert err.value.lines == expected
+
+
+def test_the_gm_table_shows_a_body_part_only_a_house_table_knows() -> None:
+    """A Sévérité wound on a zone a GM's table adds (« queue »): the GM table's row still shows the wound,
+    with the zone's id where the shipped table has no label for it."""
+    data = rules.ruleset("severite").model_dump()
+    data["body_parts"]["queue"] = {"label": "Queue", "vital": False}
+    house = type(rules.ruleset("severite")).model_validate(data)
+    s = rules.new_sheet("severite", name="Ysolde")
+    hurt = rules.apply(
+        s, rules.InflictWound(grade="grave", rolls=(6,), body_part="queue"), random.Random(1), rules_table=house
+    ).sheet
+    row = rules.summarise(hurt, rules.derive(hurt, rules_table=house))
+    assert (row.wounds, row.worst_wound) == (1, "Grave (queue)")
+    s = rules.new_sheet("severite", name="Ysolde")
+    shipped = rules.apply(s, rules.InflictWound(grade="grave", rolls=(6,), body_part="bras_gauche"), random.Random(1))
+    assert rules.summarise(shipped.sheet).worst_wound == "Grave (bras gauche)"
+
+
+def test_the_dice_library_is_loaded_on_first_use(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An expression the simple path does not read (« 4d6kh3 ») loads the dice library the first time one is
+    rolled, and rolls the same as when it was already loaded."""
+    from rules import dice
+
+    loaded = rules.roll_expression("4d6kh3", random.Random(5))
+    monkeypatch.setattr(dice, "_d20", None)
+    assert rules.roll_expression("4d6kh3", random.Random(5)) == loaded
+    assert rules.roll_expression("4d6kh3+1", random.Random(5)).total == loaded.total + 1
+
+
+def test_a_number_given_as_such_is_its_own_detail() -> None:
+    """A system handler's amount given as a number (not typed text) is that number, given, and its detail
+    (what the journal would show) is the number itself."""
+    from rules.model import Context
+
+    assert Context(random.Random(1), None).amount(7, "Dégâts") == rules.Roll("7", 7, "7", True)
+    assert Context(random.Random(1), None).amount(-2, "Soins") == rules.Roll("-2", -2, "-2", True)
