@@ -150,8 +150,8 @@ def test_a_timer_in_an_unknown_unit_is_refused_where_it_stands() -> None:
 
 
 def test_a_nested_field_is_named_by_its_own_label() -> None:
-    """A bad value inside a Douaratil pool reads « points de magie (PM) › actuels », the pool's own word for
-    its current points, not the sheet's « points actuels »."""
+    """A bad value inside a Douaratil pool reads “points de magie (PM) › actuels”, the pool's own word for
+    its current points, not the sheet's “points actuels”."""
     s = rules.new_sheet("douaratil")
     expected = ["« points de magie (PM) › actuels » : doit être un nombre entier"]
     with pytest.raises(rules.SheetError) as err:
