@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 import rules
-from rules import table
+from rules import house, table
+from tests.rules.house_helpers import set_key
 
 
 def test_damage_title_shows_the_hits_from_two() -> None:
@@ -138,7 +139,7 @@ def test_countdowns_read_the_house_table_given() -> None:
 
 
 def test_a_timer_in_an_unknown_unit_is_refused_where_it_stands() -> None:
-    """A stored sheet whose timed state counts in a unit the table does not have (« semaine »): the French
+    """A stored sheet whose timed state counts in a unit the table does not have (“semaine”): the French
     line names the unit and sits on the timer's unit."""
     sheet = _blind_for_two_hours()
     data = rules.sheet_to_data(sheet)
@@ -163,7 +164,7 @@ def test_a_nested_field_is_named_by_its_own_label() -> None:
 
 
 def test_the_gm_table_shows_a_body_part_only_a_house_table_knows() -> None:
-    """A Sévérité wound on a zone a GM's table adds (« queue »): the GM table's row still shows the wound,
+    """A Sévérité wound on a zone a GM's table adds (“queue”): the GM table's row still shows the wound,
     with the zone's id where the shipped table has no label for it."""
     data = rules.ruleset("severite").model_dump()
     data["body_parts"]["queue"] = {"label": "Queue", "vital": False}
@@ -180,7 +181,7 @@ def test_the_gm_table_shows_a_body_part_only_a_house_table_knows() -> None:
 
 
 def test_the_dice_library_is_loaded_on_first_use(monkeypatch: pytest.MonkeyPatch) -> None:
-    """An expression the simple path does not read (« 4d6kh3 ») loads the dice library the first time one is
+    """An expression the simple path does not read (“4d6kh3”) loads the dice library the first time one is
     rolled, and rolls the same as when it was already loaded."""
     from rules import dice
 
@@ -197,3 +198,114 @@ def test_a_number_given_as_such_is_its_own_detail() -> None:
 
     assert Context(random.Random(1), None).amount(7, "Dégâts") == rules.Roll("7", 7, "7", True)
     assert Context(random.Random(1), None).amount(-2, "Soins") == rules.Roll("-2", -2, "-2", True)
+
+
+def test_the_odds_of_a_sheet_list_its_rolls() -> None:
+    """The odds of the Douaratil demo character: one roll the rules may ask (its Constitution save on a fall
+    to 0 PA), and no survival chance while it is not dying."""
+    odds = rules.sheet_odds(rules.demo_sheet("douaratil"))
+    assert [c.id for c in odds.rolls] == ["constitution_save"]
+    assert odds.rolls[0].how == "3d6 + 2 (CON) ≥ DD 16"
+    assert odds.survival is None
+
+
+# --------------------------------------------------------------------------------------------------
+# House-rule tables: what their reader, writer and explainer give
+# --------------------------------------------------------------------------------------------------
+
+_BASE_TITLE = 'title = "Règles maison Douaratil"'
+
+
+def test_a_house_error_has_its_line_and_its_place() -> None:
+    """A value out of bounds in a GM's table: the French line names its line and key, and the error says
+    where the problem sits in the table (for the editor to point at it)."""
+    text = house.export_base("douaratil").replace("ability_base = 10", "ability_base = 1000", 1)
+    with pytest.raises(house.HouseRulesError) as err:
+        house.parse_house_rules("douaratil", text, "maison.toml")
+    assert err.value.lines == ["ligne 24, general.ability_base : attendu un entier entre -100 et 100, trouvé 1000"]
+    assert err.value.paths == [("general", "ability_base")]
+
+
+@pytest.mark.parametrize(
+    "title",
+    ['"""Brume"""', '"""Brume \\""" et pluie"""', '"""\nBrume\n"""', "'''Brume'''", '"""Brume ""\n"""'],
+)
+def test_a_multiline_title_does_not_move_the_lines_of_the_errors_after_it(title: str) -> None:
+    """A title written as a TOML multi-line string (with an escaped “\\\"\"\"” inside, or quotes before its
+    end): the keys after it are still found, so an error names its own line."""
+    text = house.export_base("douaratil").replace("ability_base = 10", "ability_base = 1000", 1)
+    text = text.replace(_BASE_TITLE, f"title = {title}", 1)
+    extra = title.count("\n")
+    with pytest.raises(house.HouseRulesError) as err:
+        house.parse_house_rules("douaratil", text, "maison.toml")
+    assert err.value.lines == [
+        f"ligne {24 + extra}, general.ability_base : attendu un entier entre -100 et 100, trouvé 1000"
+    ]
+
+
+def test_a_table_of_numbers_given_a_number_says_what_each_key_holds() -> None:
+    """Time units given as one number instead of a table: the line says a table is expected and what each of
+    its keys holds."""
+    data = rules.ruleset("douaratil").model_dump(mode="json")
+    data["time_units"] = 3
+    with pytest.raises(house.HouseRulesError) as err:
+        house.house_rules_from_data("douaratil", {"title": "Brume", "table": data}, "brume.json")
+    assert err.value.lines == [
+        "time_units : attendu une table où chaque clé vaut un entier entre 1 et 1000000000, trouvé 3"
+    ]
+    assert err.value.paths == [("time_units",)]
+
+
+def test_the_exported_table_says_what_a_missing_key_is_worth() -> None:
+    """Each key that may be left out says the value it then takes; a key without a default says nothing."""
+    text = house.export_base("douaratil")
+    assert (
+        "# Valeur de caractéristique qui donne un modificateur de 0. Attendu\u00a0: un entier entre -100 et 100 ;\n"
+        "# peut manquer (vaut alors 10).\n"
+    ) in text
+    assert "vaut alors None" not in text and "vaut alors absent" not in text
+
+
+def test_an_entry_a_house_table_adds_is_marked_absent_from_the_base_rules() -> None:
+    """A body part a GM adds to Sévérité is exported under a note saying the base rules do not have it; the
+    shipped ones are not."""
+    data = rules.ruleset("severite").model_dump()
+    data["body_parts"]["queue"] = {"label": "Queue", "vital": False}
+    table_ = type(rules.ruleset("severite")).model_validate(data)
+    text = house.export_rules("severite", table_, "Brume")
+    assert "# (absent des règles de base)\n[body_parts.queue]\n" in text
+    assert text.count("# (absent des règles de base)") == 1
+    assert "# (absent des règles de base)" not in house.export_base("severite")
+
+
+def _brume(*changes: tuple[tuple[str, ...], object]) -> house.HouseRules:
+    text = house.export_base("douaratil")
+    for path, value in changes:
+        text, _ = set_key(text, path, value)
+    return house.parse_house_rules("douaratil", text, "brume.toml")
+
+
+def test_a_refusal_names_only_the_house_value_that_caused_it() -> None:
+    """Of two house values, the refusal of a short long rest names the one that makes it too short; a refusal
+    the base rules give too names none."""
+    brume = _brume((("rests", "long_min_hours"), 10), (("saves", "death_save_success"), 12))
+    sheet = rules.demo_sheet("douaratil")
+    with pytest.raises(rules.Refused) as caught:
+        rules.apply(sheet, rules.LongRest(hours=8), random.Random(1), rules_table=brume.table)
+    assert caught.value.reason == (
+        "Un repos long dure au moins 10 heures. (Règles maison : rests.long_min_hours = 10 au lieu de 8.)"
+    )
+    with pytest.raises(rules.Refused) as shipped:
+        rules.apply(sheet, rules.DeathSave(rolls=(10,)), random.Random(1))
+    with pytest.raises(rules.Refused) as under_house:
+        rules.apply(sheet, rules.DeathSave(rolls=(10,)), random.Random(1), rules_table=brume.table)
+    assert under_house.value.reason == shipped.value.reason
+
+
+def test_a_file_checked_alone_finds_its_system_and_title(tmp_path: Path) -> None:
+    """`sheet-app --check brume.toml`: the system named in its [house] table, its title, its values."""
+    text = house.export_base("d20").replace('title = "Règles maison d20"', 'title = "Brume"', 1)
+    path = tmp_path / "brume.toml"
+    path.write_text(text, encoding="utf-8")
+    checked = house.check_file(path)
+    assert (checked.system, checked.title, checked.table) == ("d20", "Brume", rules.ruleset("d20"))
