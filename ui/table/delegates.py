@@ -125,7 +125,7 @@ class _RowDelegate(QStyledItemDelegate):
         opt.rect = rect  # type: ignore[attr-defined]
         if turn:
             opt.backgroundBrush = TURN_BRUSH  # type: ignore[attr-defined]
-        widget = opt.widget  # type: ignore[attr-defined]
+        widget = opt.widget
         style = widget.style() if widget is not None else QApplication.style()
         style.drawPrimitive(QStyle.PrimitiveElement.PE_PanelItemViewItem, opt, painter, widget)
 

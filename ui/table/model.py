@@ -445,8 +445,9 @@ class TableModel(QAbstractTableModel):
         cached = self._painted.get(cid)
         if cached is not None and cached[0] is creature and cached[1] == mark and cached[2] == player:
             return cached[3]
+        value = self._value
         roles = tuple(
-            {role: self._value(creature, column, role, player) for role in PAINT_ROLES} for column in range(len(HEADERS))
+            {role: value(creature, column, role, player) for role in PAINT_ROLES} for column in range(len(HEADERS))
         )
         drawings: dict[int, Any] = {}
         summary = self._value(creature, POINTS, SummaryRole, player)
