@@ -10,13 +10,16 @@ small refresh (Anki's ``OpChanges``).
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import gc
 import logging
 import random
 import re
 import weakref
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
@@ -42,6 +45,40 @@ NAMES_LISTED = 60
 
 # Bulk action kinds, in the order the dialog offers them.
 BULK_KINDS = ("damage", "nonlethal", "heal", "temporary", "condition_on", "condition_off")
+
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+@contextlib.contextmanager
+def gc_paused() -> Iterator[None]:
+    """The cyclic garbage collector held off while one action changes many creatures.
+
+    A blow to a thousand creatures makes tens of thousands of objects that all live on (the new sheets,
+    their journals): collected as they come, the young generations would be walked again and again and
+    a full collection would come every other blow. Held off, one young collection follows the action.
+    Nothing is lost: whatever is garbage is collected then.
+    """
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
+def _collected_once(method: Callable[_P, _R]) -> Callable[_P, _R]:
+    """``method`` runs under ``gc_paused``."""
+
+    @functools.wraps(method)
+    def wrapper(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        with gc_paused():
+            return method(*args, **kwargs)
+
+    return wrapper
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,21 +118,43 @@ class Report:
     # Said instead of « title : N créature(s) » (a turn that starts), and lines shown under it.
     headline: str = ""
     details: tuple[str, ...] = ()
+    # Who fell, is dying, died, rose; who was changed, refused, skipped: sorted out once, in one pass
+    # over the results (a blow to a thousand creatures is read several times to be told).
+    _sorted: dict[str, list[Any]] | None = field(default=None, compare=False, repr=False)
+
+    def _sort(self) -> dict[str, list[Any]]:
+        found = self._sorted
+        if found is None:
+            found = {key: [] for key in ("fell", "dying", "died", "rose", "applied", "refused", "skipped")}
+            for r in self.results:
+                if r.applied:
+                    found["applied"].append(r)
+                    change = r.change
+                    if change:
+                        for what in ("fell", "dying", "died", "rose"):
+                            if getattr(change, what):
+                                found[what].append(r.name)
+                elif r.skipped:
+                    found["skipped"].append(r)
+                else:
+                    found["refused"].append(r)
+            object.__setattr__(self, "_sorted", found)
+        return found
 
     def names(self, what: str) -> list[str]:
-        return [r.name for r in self.results if r.applied and getattr(r.change, what)]
+        return list(self._sort()[what])
 
     @property
     def applied(self) -> list[Result]:
-        return [r for r in self.results if r.applied]
+        return list(self._sort()["applied"])
 
     @property
     def refused(self) -> list[Result]:
-        return [r for r in self.results if not r.applied and not r.skipped]
+        return list(self._sort()["refused"])
 
     @property
     def skipped(self) -> list[Result]:
-        return [r for r in self.results if r.skipped]
+        return list(self._sort()["skipped"])
 
     def grave(self) -> bool:
         return bool(self.names("fell") or self.names("dying") or self.names("died"))
@@ -659,6 +718,7 @@ class TableViewModel(QObject):
         self._commit(run, title, kind="sheet", announce=False)
         return run_outcome
 
+    @_collected_once
     def bulk(self, ids: Sequence[int], request: BulkRequest) -> Report | None:
         """The bulk dialog's action on ``ids``: each creature's own rules apply; one undo step."""
         wanted = set(ids)
@@ -781,6 +841,7 @@ class TableViewModel(QObject):
 
     # --- time, turns and rounds -------------------------------------------------------------------
 
+    @_collected_once
     def advance_time(self, unit: str, count: int = 1) -> Report | None:
         """Time passes for everyone at the table (+1 minute, +1 heure, +1 jour)."""
         label = {"minute": _tr("minute"), "hour": _tr("heure"), "day": _tr("jour")}.get(unit, unit)
@@ -790,6 +851,7 @@ class TableViewModel(QObject):
         )
         return self._commit(run, title, kind="time")
 
+    @_collected_once
     def rest(self, ids: Iterable[int], action_type: type[rules.Action], label: str) -> Report | None:
         """A rest for the creatures of ``ids`` whose rules know it (the others: not concerned)."""
 
@@ -807,6 +869,7 @@ class TableViewModel(QObject):
     def has_end_conflict(self) -> bool:
         return any(rules.supports(s, rules.EndConflict) for s in self.systems())
 
+    @_collected_once
     def end_conflict(self) -> Report | None:
         """« Fin du Conflit » for every creature whose rules have it (Sévérité)."""
         ids = [c.id for c in self.creatures if rules.supports(c.sheet.system, rules.EndConflict)]
@@ -816,6 +879,7 @@ class TableViewModel(QObject):
         run = self._run(self._state, ids, lambda _c: rules.EndConflict())
         return self._commit(run, _tr("Fin du Conflit"), kind="time")
 
+    @_collected_once
     def next_turn(self) -> Report | None:
         """« Tour suivant »: the next creature in turn order that has not started this round and is not
         dead starts its turn; after the last one, the round ends for everyone and the next begins."""
@@ -839,6 +903,7 @@ class TableViewModel(QObject):
             return self._start_turn(state, nxt)
         return self._end_round(state, start_next=True)
 
+    @_collected_once
     def next_round(self) -> Report | None:
         """« Round suivant »: the round ends for everyone (a creature whose turn had not started gets it
         first, so each one's turn rules run once a round), then the next round begins at its first
