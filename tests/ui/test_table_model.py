@@ -302,6 +302,8 @@ def test_what_a_repaint_asks_is_worked_out_once_per_row_change_and_never_stale()
     assert model.drawing(0, POINTS) is not None and model.drawing(0, NAME) is None
     ids = [c.id for c in vm.creatures]
     vm.bulk(ids[:3], BulkRequest("damage", "4"))
+    vm.bulk(ids[:1], BulkRequest("damage", "20"))
+    assert vm.is_dead(vm.creatures[0])
     vm.next_turn()
     vm.next_turn()
     check_all()

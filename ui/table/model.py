@@ -90,15 +90,9 @@ _ROOT = QModelIndex()
 # The roles a view asks of every cell it paints (a delegate's ``initStyleOption``: font, alignment,
 # foreground, check state, decoration, text, background): answered from each row's values, worked
 # out once per row change (``_painted``), never per call.
-PAINT_ROLES = (
-    _DISPLAY,
-    _FONT,
-    _ALIGNMENT,
-    _FOREGROUND,
-    _BACKGROUND,
-    int(Qt.ItemDataRole.CheckStateRole),
-    int(Qt.ItemDataRole.DecorationRole),
-)
+_CHECK_STATE = int(Qt.ItemDataRole.CheckStateRole)
+_DECORATION = int(Qt.ItemDataRole.DecorationRole)
+PAINT_ROLES = (_DISPLAY, _FONT, _ALIGNMENT, _FOREGROUND, _BACKGROUND, _CHECK_STATE, _DECORATION)
 _MISSING = object()
 
 CURRENT_MARK = "▶"
@@ -445,9 +439,27 @@ class TableModel(QAbstractTableModel):
         cached = self._painted.get(cid)
         if cached is not None and cached[0] is creature and cached[1] == mark and cached[2] == player:
             return cached[3]
-        value = self._value
+        # The same answers as ``_value`` (a test holds them equal), worked out for the whole row at once.
+        cells = self._row_cells(creature)
+        turn = mark == 1
+        background = TURN_BRUSH if turn else None
+        bold = _bold() if turn else None
+        dead = self.vm.category_of(creature) == "dead"
         roles = tuple(
-            {role: value(creature, column, role, player) for role in PAINT_ROLES} for column in range(len(HEADERS))
+            {
+                _DISPLAY: None
+                if player and column not in PLAYER_COLUMNS
+                else (CURRENT_MARK if turn else DONE_MARK if mark else "")
+                if column == TURN
+                else cells[column],
+                _FONT: bold if column == TURN or column == NAME else None,
+                _ALIGNMENT: CENTRED if column == TURN or column == INITIATIVE else None,
+                _FOREGROUND: DEAD_BRUSH if dead and NAME <= column <= WOUNDS and column != STATE else None,
+                _BACKGROUND: background,
+                _CHECK_STATE: None,
+                _DECORATION: None,
+            }
+            for column in range(len(HEADERS))
         )
         drawings: dict[int, Any] = {}
         summary = self._value(creature, POINTS, SummaryRole, player)
