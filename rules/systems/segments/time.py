@@ -238,9 +238,19 @@ def pass_time(sheet: SegmentsSheet, seconds: int, rs: SegmentsRules, ctx: Contex
             "périodes plus courtes."
         )
     end = sheet.clock + seconds
+    # Nothing timed runs on a quiet sheet (the usual case): only its clock moves.
+    busy = (
+        sheet.burning
+        or sheet.exposure
+        or sheet.privations
+        or sheet.nonlethal
+        or sheet.suffocating_for is not None
+        or is_dying(sheet)
+        or _surprise_ids(sheet, rs)
+    )
     told: set[str] = set()
     steps = 0
-    while sheet.clock < end and not is_dead(sheet):
+    while busy and sheet.clock < end and not is_dead(sheet):
         sheet = _opening(sheet, rs, ctx)
         if is_dead(sheet):
             break
