@@ -9,7 +9,7 @@ without gender (« n'est plus en vie », « stabilisation réussie »).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal
 
 from rules.actions import (
     ClearConditions,
@@ -161,30 +161,30 @@ def _settle(old: SegmentsSheet, new: SegmentsSheet, rs: SegmentsRules, ctx: Cont
 # --------------------------------------------------------------------------------------------------
 
 
-class Harm(NamedTuple):
-    """What hurts: a blow, a fall, flames, cold… (world harm ignores armour class, not reductions)."""
-
-    what: str
-    tags: frozenset[str] = frozenset()
-    nonlethal: bool = False
-    halved: bool = False
-
-
-def _hit(sheet: SegmentsSheet, raw: int, harm: Harm, rs: SegmentsRules, ctx: Context) -> SegmentsSheet:
-    """One hit of ``raw`` damage: halving, reductions, resistance, temporary points, then PV."""
+def _hit(
+    sheet: SegmentsSheet,
+    raw: int,
+    what: str,
+    tags: frozenset[str],
+    rs: SegmentsRules,
+    ctx: Context,
+    nonlethal: bool = False,
+    halved: bool = False,
+) -> SegmentsSheet:
+    """One hit of ``raw`` damage of types ``tags`` (a blow, a fall, flames, cold…; world harm ignores armour
+    class, not reductions): halving, reductions, resistance, temporary points, then PV."""
     old_cur, old_nl, con = sheet.current, sheet.nonlethal, sheet.constitution
     if sheet.dead or old_cur <= -con:
         ctx.say(f"{_name(sheet)} n'est plus en vie : {raw} dégâts sans effet.")
         return sheet
     amount = raw
-    nonlethal = harm.nonlethal
     kind = " non létaux" if nonlethal else ""
     # The line's steps, each after a space; when there is any, the line ends with « = » what is left.
     steps = ""
-    if harm.halved:
+    if halved:
         amount //= 2
         steps = " ÷ 2 (sauvegarde réussie)"
-    plan = hit_plan(sheet, rs, harm.tags)
+    plan = hit_plan(sheet, rs, tags)
     if plan.reduction and amount:
         cut = min(amount, plan.reduction)
         amount -= cut
@@ -199,7 +199,7 @@ def _hit(sheet: SegmentsSheet, raw: int, harm: Harm, rs: SegmentsRules, ctx: Con
     rest = amount - absorbed
     if absorbed:
         steps += f" − {absorbed} (points de vie temporaires)"
-    line = f"{harm.what} : {raw} dégâts{kind}{steps} = {rest}" if steps else f"{harm.what} : {raw} dégâts{kind}"
+    line = f"{what} : {raw} dégâts{kind}{steps} = {rest}" if steps else f"{what} : {raw} dégâts{kind}"
     if nonlethal:
         # 7.1 « S'ils dépassent les points de vie actuels, le personnage tombe inconscient et l'excédent
         #   devient létal » : what this hit adds beyond the current PV is lethal (S3).
@@ -220,7 +220,7 @@ def _hit(sheet: SegmentsSheet, raw: int, harm: Harm, rs: SegmentsRules, ctx: Con
         line += f" → PV {fmt_int(old_cur)} → {fmt_int(new_cur)}{floor}"
     if points_hidden(sheet, rs):
         ctx.say(line + ".", secret=True)
-        ctx.say(f"{harm.what} : {raw} dégâts{kind} encaissés ({hidden_note(sheet, rs)}).")
+        ctx.say(f"{what} : {raw} dégâts{kind} encaissés ({hidden_note(sheet, rs)}).")
     else:
         ctx.say(line + ".")
     if (
@@ -342,7 +342,7 @@ def damage(sheet: SegmentsSheet, action: Damage, ctx: Context) -> SegmentsSheet:
                 what += f" ({amount.detail})"
         if total < 0:
             raise Refused(f"Des dégâts négatifs ({total}) n'ont pas de sens : utilisez Soins.")
-        sheet = _hit(sheet, total, Harm(what, tags, action.nonlethal, action.save_halves), rs, ctx)
+        sheet = _hit(sheet, total, what, tags, rs, ctx, action.nonlethal, action.save_halves)
         if not dropped and not (sheet.dead or sheet.current <= -sheet.constitution):
             dropped = _weapon_drop(sheet, rs, ctx)
     return sheet
@@ -616,8 +616,8 @@ def fall(sheet: SegmentsSheet, action: Fall, ctx: Context) -> SegmentsSheet:
         return sheet
     count, sides = rule.die
     roll = ctx.dice(count * tranches, sides, "Chute")
-    harm = Harm(f"Chute ({roll.detail})", frozenset({rule.damage_type}), halved=action.save_halves)
-    sheet = _hit(sheet, roll.total, harm, rs, ctx)
+    what = f"Chute ({roll.detail})"
+    sheet = _hit(sheet, roll.total, what, frozenset({rule.damage_type}), rs, ctx, halved=action.save_halves)
     if rule.lands_prone and not is_dead(sheet):
         prone = [c for c, r in rs.conditions.items() if r.stand_up_segments is not None]
         if prone and prone[0] not in sheet.conditions:
