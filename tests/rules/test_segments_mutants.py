@@ -8,6 +8,7 @@ branch shows.
 from __future__ import annotations
 
 import copy
+import random
 from typing import Any
 
 import pydantic
@@ -166,3 +167,79 @@ def test_first_temporary_points_replace_nothing() -> None:
     assert out.log == ("Points de vie temporaires : 5.",)
     again = rules.apply(out.sheet, rules.GainTemporary(amount=7, replace=True))
     assert again.log == ("Points de vie temporaires : 5 remplacés par 7.",)
+
+
+# --- Issue 19, session 3: the hit's journal line, step by step, exactly --------------------------------
+
+GUARDED = {
+    "base_maximum": 30,
+    "current": 30,
+    "armour": "lourde",
+    "shield": True,
+    "natural_armour": 4,
+    "damage_reductions": ("5/argent",),
+    "energy_resistances": ("feu 5", "froid 2"),
+}
+EVERY_REDUCTION = "3/− armure lourde + 1/− bouclier + 1/− armure naturelle 4 + 5/argent propre à la créature"
+
+
+@pytest.mark.parametrize(
+    ("action", "line"),
+    [
+        (
+            rules.Damage(amount=12, damage_type="tranchant"),
+            f"Coup : 12 dégâts − 10 (réduction {EVERY_REDUCTION}) = 2 → PV 30 → 28.",
+        ),
+        (
+            rules.Damage(amount=12, damage_type="argent"),
+            "Coup : 12 dégâts − 5 (réduction 3/− armure lourde + 1/− bouclier + 1/− armure naturelle 4)"
+            " (réduction 5/argent contournée) = 7 → PV 30 → 23.",
+        ),
+        (
+            rules.Damage(amount=12, damage_type="feu"),
+            f"Coup : 12 dégâts − 10 (réduction {EVERY_REDUCTION}) − 2 (résistance feu 5) = 0 → PV 30 → 30.",
+        ),
+        (
+            rules.Damage(amount=12, damage_type="feu, froid"),
+            f"Coup : 12 dégâts − 10 (réduction {EVERY_REDUCTION}) − 2 (résistance froid 2) = 0 → PV 30 → 30.",
+        ),
+        (
+            rules.Damage(amount=3, damage_type="feu", save_halves=True),
+            f"Coup : 3 dégâts ÷ 2 (sauvegarde réussie) − 1 (réduction {EVERY_REDUCTION}) = 0 → PV 30 → 30.",
+        ),
+        (rules.Damage(amount=2), f"Coup : 2 dégâts − 2 (réduction {EVERY_REDUCTION}) = 0 → PV 30 → 30."),
+    ],
+)
+def test_a_hit_line_names_each_reduction_and_resistance(action: rules.Damage, line: str) -> None:
+    """« Ces réductions se cumulent entre elles : un guerrier en armure lourde derrière son bouclier retire 4
+    points à chaque coup reçu. » ; « Une réduction 5/argent ne protège pas contre une lame d'argent » ;
+    « Résistance à l'énergie. Même principe, mais réservé à une énergie précise (feu, froid, foudre) et sans
+    contournement possible. »"""
+    assert rules.apply(sheet(**GUARDED), action).log == (line,)
+
+
+def test_a_hit_reads_the_armour_the_sheet_has_now() -> None:
+    """« Armure légère | 1/− » … « Armure lourde | 3/− »: the same blow, before and after a change of armour."""
+    light = sheet(armour="legere")
+    assert rules.apply(light, rules.Damage(amount=5)).sheet.current == 16
+    heavy = rules.apply(light, rules.Edit(changes={"armour": "lourde"})).sheet
+    assert rules.apply(heavy, rules.Damage(amount=5)).sheet.current == 18
+    shielded = rules.apply(heavy, rules.Edit(changes={"shield": True})).sheet
+    assert rules.apply(shielded, rules.Damage(amount=5)).sheet.current == 19
+    bare = rules.apply(shielded, rules.Edit(changes={"armour": "", "shield": False, "natural_armour": 6})).sheet
+    assert rules.apply(bare, rules.Damage(amount=5)).sheet.current == 17
+    resisting = rules.apply(bare, rules.Edit(changes={"energy_resistances": ["feu 5"]})).sheet
+    assert rules.apply(resisting, rules.Damage(amount=5, damage_type="feu")).sheet.current == 20
+    assert rules.apply(bare, rules.Damage(amount=5, damage_type="feu")).sheet.current == 17
+
+
+def test_a_dropped_weapon_is_dropped_once_per_attack() -> None:
+    """« tout coup encaissé fait lâcher son arme sauf réussite d'une Vigueur difficulté 15 »: once it is
+    dropped, the next blows of the same attack have nothing left to drop (no second roll)."""
+    numb = sheet(fortitude_save=2, conditions=("engourdi",))
+    out = rules.apply(numb, rules.Damage(amount=1, hits=3, rolls=(5,)), random.Random(1))
+    assert "\n".join(out.log).count("Vigueur pour garder son arme") == 1
+    assert len(out.rolls) == 1 and "weapon_dropped" in out.events
+    # A blow that kills asks no roll: the dead hold nothing.
+    killed = rules.apply(numb, rules.Damage(amount=32), random.Random(1))
+    assert killed.sheet.dead and not killed.rolls and "weapon_dropped" not in killed.events
