@@ -243,3 +243,55 @@ def test_a_dropped_weapon_is_dropped_once_per_attack() -> None:
     # A blow that kills asks no roll: the dead hold nothing.
     killed = rules.apply(numb, rules.Damage(amount=32), random.Random(1))
     assert killed.sheet.dead and not killed.rolls and "weapon_dropped" not in killed.events
+
+
+def test_dying_values_explain_the_clock_and_the_ways_out() -> None:
+    """« Il perd 1 point de vie par segment et meurt quand il atteint l'opposé de sa valeur de Constitution » ;
+    « Il peut tenter un jet de Vigueur difficulté 20, une fois par tour, pour se stabiliser seul. »"""
+    dying = rules.derive(sheet(current=-3))
+    assert (dying.segments_to_death, dying.self_stabilise_available) == (9, True)
+    assert dying.explain("segments_to_death") == (
+        "mort dans 9 segments (environ 0,9 tour(s) de 10 segments) sans stabilisation : −3 PV, 1 de moins par"
+        " segment, la mort à −12"
+    )
+    ways_out = "pour se stabiliser sans aide, une fois par tour"
+    assert dying.explain("self_stabilise_available") == (
+        f"Vigueur difficulté 20 {ways_out} ; ou stabilisation par un allié, action d'interaction sans jet"
+    )
+    assert dying.explain("state") == "état : Mourant (−3 PV : hors combat, perte de 1 PV par segment, la mort à −12)"
+    tried = rules.derive(sheet(current=-3, self_stabilise_turn=0))
+    assert tried.self_stabilise_available is False
+    assert tried.explain("self_stabilise_available") == (
+        f"Vigueur difficulté 20 {ways_out} (déjà tentée ce tour-ci) ; ou stabilisation par un allié, action"
+        " d'interaction sans jet"
+    )
+    held = rules.derive(sheet(current=-3, stabilised=True))
+    assert (held.segments_to_death, held.self_stabilise_available) == (None, False)
+    assert held.explain("segments_to_death") == "ne perd pas de points de vie"
+    assert held.explain("self_stabilise_available") == "pas à l'agonie : rien à stabiliser"
+    assert held.explain("state") == (
+        "état : Stabilisé (−3 PV, hors combat, stabilisation acquise : ne perd plus de points de vie)"
+    )
+
+
+def test_numb_and_magic_resistance_explain_themselves() -> None:
+    """« on ignore son propre total de points de vie, que le meneur garde pour lui » ; « Atteindre le score
+    suffit. En cas d'échec, le sort échoue entièrement »."""
+    calm = rules.derive(sheet(magic_resistance=12))
+    assert calm.points_hidden is False and calm.hidden == frozenset()
+    assert calm.explain("points_hidden") == "le joueur connaît ses points de vie"
+    assert calm.magic_resistance == 12
+    assert calm.explain("magic_resistance") == (
+        "résistance à la magie 12 : le lanceur doit l'atteindre, sinon le sort échoue entièrement"
+    )
+    assert rules.derive(sheet()).explain("magic_resistance") == "aucune résistance à la magie"
+    numb = rules.derive(with_conditions("engourdi"))
+    assert numb.points_hidden is True
+    assert numb.explain("points_hidden") == (
+        "le joueur ignore son total de points de vie (Engourdi) : le meneur le garde pour lui"
+    )
+    assert numb.hidden == {"current", "maximum", "nonlethal", "segments_to_death", "state", "temporary"}
+    assert numb.explain("state") == (
+        "état : En forme (20 PV sur 20 : plus de la moitié) ; caché au joueur (Engourdi : le meneur garde ce"
+        " total pour lui)"
+    )
