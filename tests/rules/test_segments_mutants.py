@@ -295,3 +295,30 @@ def test_numb_and_magic_resistance_explain_themselves() -> None:
         "état : En forme (20 PV sur 20 : plus de la moitié) ; caché au joueur (Engourdi : le meneur garde ce"
         " total pour lui)"
     )
+
+
+def test_states_armour_and_reductions_read_on_the_sheet() -> None:
+    """« Immobilisé | aucun déplacement, attaques conservées » ; « Aveuglé | Vue | −4 en attaque, déplacement à
+    demi-vitesse, et on ne peut pas viser » ; « Ces réductions se cumulent entre elles »."""
+    calm = rules.derive(sheet())
+    assert calm.conditions == () and calm.explain("conditions") == "états : aucun"
+    assert calm.armour_class == 10 and calm.explain("armour_class") == "classe d'armure 10 = 10 (base)"
+    assert calm.damage_reduction == ()
+    held = rules.derive(sheet(conditions=("aveugle", "immobilise"), armour_class=15, armour="lourde", shield=True))
+    assert held.conditions == ("immobilise", "aveugle")
+    assert held.explain("conditions") == "états : Immobilisé (posé), Aveuglé (posé)"
+    assert held.explain("armour_class") == "classe d'armure 15 = 15 (base)"
+    assert held.restrictions == ("no_movement", "cannot_aim")
+    assert held.explain("restrictions") == "aucun déplacement (Immobilisé); ne peut pas viser (Aveuglé)"
+    assert held.damage_reduction == ("3/−", "1/−")
+    dim = rules.derive(sheet(conditions=("aveugle",), light="faible"))
+    assert dim.sight_modifier == -5
+    assert dim.explain("sight_modifier") == "jets de Vue : échec d'office (Aveuglé)"
+
+
+def test_flames_that_go_out_stop_their_count() -> None:
+    """« Feu | 1d6 par tour tant qu'on brûle »: once out, the next fire counts its turns from zero."""
+    burning = sheet(burning=True, clock=30, burning_for=30)
+    out = rules.apply(burning, seg.SetBurning(active=False))
+    assert (out.sheet.burning, out.sheet.burning_for) == (False, 0)
+    assert out.log == ("Ysolde ne brûle plus.",)
