@@ -216,9 +216,7 @@ def run(quick: bool = False) -> list[Figure]:
         refused = session.refused
         rows = ""
         if show_all:
-            from PySide6.QtWidgets import QListView
-
-            rows = f"journal rows shown {session.view.findChild(QListView, 'journalView').model().rowCount():,}; "
+            rows = f"journal rows shown {session.view.journal.model.rowCount():,}; "
         figures.append(
             Figure(
                 section="edits",

@@ -136,6 +136,18 @@ def evolve(model: S, **changes: Any) -> S:
     return new
 
 
+def with_values(model: S, values: dict[str, Any]) -> S:
+    """A copy of ``model`` holding ``values``: a dict of every field of ``model``, in its order, built by the
+    caller (``evolve``'s last step, for a handler that already copied ``model.__dict__`` to read and change
+    it: d20's ``_settle``, issue 15). Nothing is checked: the caller keeps the fields and the invariants."""
+    new = _new(model.__class__)
+    _set_dict(new, values)
+    _set_fields_set(new, model.__pydantic_fields_set__)
+    _set_extra(new, None)
+    _set_private(new, None)
+    return new
+
+
 _tuple_new = tuple.__new__
 
 

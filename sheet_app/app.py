@@ -211,6 +211,19 @@ def install_excepthook() -> None:
     sys.excepthook = hook
 
 
+def preload() -> None:
+    """Import what a start needs that does not use Qt, before anything imports PySide6.
+
+    Once PySide6 is imported, its ``__feature__`` import hook reads the source of every module an
+    ``import`` statement names for the first time after it (``inspect.getsource``, to see whether the
+    module mentions PySide6): 275 modules at a start that imported Qt first (~50 ms CPU on the team's
+    loaded machine). pydantic, the rules core, the file formats and the autosave store (none of them
+    uses Qt) are imported here first: 155 remain, the modules of the window and the names they import.
+    ``tests/app/test_startup_imports.py`` checks the order.
+    """
+    from sheet_app import autosave, files, guard  # noqa: F401  (imported for their side effect: loaded)
+
+
 def run(argv: list[str]) -> int:
     if argv[:1] == ["print"]:
         from sheet_app import print_cli
@@ -222,6 +235,7 @@ def run(argv: list[str]) -> int:
         return check(rest)
     args = parse(argv)
     ensure_platform()
+    preload()
     from PySide6.QtWidgets import QApplication
 
     from sheet_app import guard

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QWidget
@@ -25,8 +25,10 @@ from sheet_app.autosave import AutosaveEntry, AutosaveStore
 from sheet_app.settings import Settings, start_folder
 from ui.common import guard, prompts
 from ui.sheet.viewmodel import SheetViewModel
-from ui.table.state import TableState
-from ui.table.viewmodel import TableViewModel, state_from
+
+if TYPE_CHECKING:  # the GM table's modules load with the first table (start-up opens sheets: issue 15)
+    from ui.table.state import TableState
+    from ui.table.viewmodel import TableViewModel
 
 log = logging.getLogger(__name__)
 
@@ -144,6 +146,8 @@ def table_document(state: TableState) -> files.Document:
 
 def table_state(doc: files.Document) -> TableState:
     """A table's state from its file's document."""
+    from ui.table.viewmodel import state_from
+
     tracker = doc.tracker or files.TableTracker()
     state = state_from(
         doc.sheets,
@@ -202,6 +206,8 @@ class DocumentController(QObject):
         return OpenSheet(vm, demo=demo)
 
     def new_table(self, state: TableState | None = None, parent: QObject | None = None) -> OpenTable:
+        from ui.table.viewmodel import TableViewModel
+
         return OpenTable(TableViewModel(state, rng=self.rng, parent=parent))
 
     def _open_document(
@@ -209,6 +215,8 @@ class DocumentController(QObject):
     ) -> OpenDocument:
         """The open document for what a file holds: a sheet or a GM table."""
         if doc.kind == "table":
+            from ui.table.viewmodel import TableViewModel
+
             return OpenTable(TableViewModel(table_state(doc), rng=self.rng, parent=parent), path, stamp)
         journal = tuple(doc.journals[0]) if doc.journals else ()
         house = doc.house[0] if doc.house else None

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import os
 import random
+import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from PySide6.QtCore import QRect, QSize, Qt
-from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QKeySequence, QUndoGroup
+from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QKeySequence, QShowEvent, QUndoGroup
 from PySide6.QtWidgets import (
     QFrame,
     QLabel,
@@ -37,10 +39,19 @@ from ui.common import guard, plain_text, prompts, wheel
 from ui.common.help import HelpDialog
 from ui.common.shortcuts import WindowShortcutsWin
 from ui.sheet.sheet_view import SheetView
-from ui.table.binding import RowSheetViewModel
-from ui.table.table_view import TableView
 
-DocumentView = SheetView | TableView
+if TYPE_CHECKING:  # the GM table's widgets load with the first table (start-up opens sheets: issue 15)
+    from ui.table.binding import RowSheetViewModel
+    from ui.table.table_view import TableView
+
+    DocumentView = SheetView | TableView
+
+
+def is_table_view(widget: object) -> TypeGuard[TableView]:
+    """``isinstance(widget, TableView)``, without importing the table's module: no table was ever
+    made while it is not loaded."""
+    module = sys.modules.get("ui.table.table_view")
+    return module is not None and isinstance(widget, module.TableView)
 
 
 @dataclass(eq=False)
@@ -58,6 +69,19 @@ APP_TITLE = "Fiche de personnage"
 def plain_mnemonic(text: str) -> str:
     """A name shown where ``&`` marks a shortcut (tab titles, menu entries): « Bob & Alice » stays so."""
     return text.replace("&", "&&")
+
+
+class _WelcomeArea(QScrollArea):
+    """The welcome tab: builds its page (``build``) when it first shows."""
+
+    def __init__(self, build: Callable[[], QWidget]) -> None:
+        super().__init__()
+        self._build = build
+
+    def showEvent(self, event: QShowEvent) -> None:
+        if self.widget() is None:
+            self._build()
+        super().showEvent(event)
 
 
 class MainWindow(QMainWindow):
@@ -97,16 +121,13 @@ class MainWindow(QMainWindow):
         self.tabs.setMovable(True)
         guard.connect(self.tabs.tabCloseRequested, self._close_tab)
         guard.connect(self.tabs.currentChanged, self._on_current_changed)
-        self.welcome = WelcomePage()
-        guard.connect(self.welcome.new_form.created, self.add_new_sheet)
-        guard.connect(self.welcome.open_requested, self.open_dialog)
-        guard.connect(self.welcome.path_chosen, lambda p: self.open_paths([p]))
-        guard.connect(self.welcome.demo_chosen, self.open_demo)
-        guard.connect(self.welcome.table_requested, self.new_table)
         # The welcome page scrolls: a system with many fields never grows the window past the screen.
-        self.welcome_area = QScrollArea()
+        # The page itself is built when its tab first shows (or is asked for: ``welcome``): a start
+        # that opens documents never builds it (issue 15).
+        self._welcome: WelcomePage | None = None
+        self._recent: list[Path] = []
+        self.welcome_area = _WelcomeArea(lambda: self.welcome)
         self.welcome_area.setObjectName("welcomeArea")
-        self.welcome_area.setWidget(self.welcome)
         self.welcome_area.setWidgetResizable(True)
         self.welcome_area.setFrameShape(QFrame.Shape.NoFrame)
         # The welcome page is a tab like the documents (issue 10 item 17): Affichage › Accueil brings
@@ -273,14 +294,32 @@ class MainWindow(QMainWindow):
         if not recent:
             empty = self.recent_menu.addAction(self.tr("(aucune)"))
             empty.setEnabled(False)
-        self.welcome.set_recent(recent)
+        self._recent = recent
+        if self._welcome is not None:
+            self._welcome.set_recent(recent)
+
+    @property
+    def welcome(self) -> WelcomePage:
+        """The welcome page (its tab: ``welcome_area``), built on first use."""
+        if self._welcome is None:
+            page = self._welcome = WelcomePage()
+            guard.connect(page.new_form.created, self.add_new_sheet)
+            guard.connect(page.open_requested, self.open_dialog)
+            guard.connect(page.path_chosen, lambda p: self.open_paths([p]))
+            guard.connect(page.demo_chosen, self.open_demo)
+            guard.connect(page.table_requested, self.new_table)
+            page.set_recent(self._recent)
+            self.welcome_area.setWidget(page)
+            if self.welcome_area.isVisible():
+                page.show()
+        return self._welcome
 
     # --- the open sheets -----------------------------------------------------------------------------
 
     def current_view(self) -> DocumentView | None:
         """The current tab's view: a sheet (a document's, or a table's creature's) or a table."""
         widget = self.tabs.currentWidget()
-        return widget if isinstance(widget, (SheetView, TableView)) else None
+        return widget if (isinstance(widget, SheetView) or is_table_view(widget)) else None
 
     def current_doc(self) -> OpenDocument | None:
         """The document of the current tab (a creature's tab belongs to its table's document)."""
@@ -294,6 +333,8 @@ class MainWindow(QMainWindow):
     def add_doc(self, doc: OpenDocument, index: int = -1) -> DocumentView:
         view: DocumentView
         if isinstance(doc, OpenTable):
+            from ui.table.table_view import TableView
+
             view = TableView(vm=doc.vm, loader=self.controller.read_sheet)
             view.openRequested.connect(lambda cid, d=doc: self.open_creature(d, cid))
             # A creature saved as a sheet of its own keeps the house rules it plays by at the table.
@@ -331,7 +372,7 @@ class MainWindow(QMainWindow):
     def new_table(self) -> TableView:
         """Fichier › Nouvelle table de meneur: an empty table, never saved yet."""
         view = self.add_doc(self.controller.new_table())
-        assert isinstance(view, TableView)
+        assert is_table_view(view)
         if not self.act_gm.isChecked():
             view.messages.show_message(
                 self.tr("Vue joueur : les nombres sont masqués. Ctrl+M passe en vue meneur."), "info"
@@ -348,6 +389,8 @@ class MainWindow(QMainWindow):
                 return view
         if table.vm.creature(creature_id) is None:
             return None
+        from ui.table.binding import RowSheetViewModel
+
         vm = RowSheetViewModel(table.vm, creature_id)
         view = SheetView(vm=vm)
         vm.setParent(view)
@@ -458,7 +501,7 @@ class MainWindow(QMainWindow):
         if isinstance(view, SheetView) and view in self.creature_tabs:
             self._close_creature_tab(view)  # the table keeps everything: nothing to ask
             return True
-        if not isinstance(view, (SheetView, TableView)):
+        if not (isinstance(view, SheetView) or is_table_view(view)):
             return False
         doc = self.docs.get(view)
         if doc is None:
@@ -701,7 +744,7 @@ class MainWindow(QMainWindow):
         view = self.current_view()
         if view is None:
             return
-        if isinstance(view, TableView) and mode == "temporary":
+        if is_table_view(view) and mode == "temporary":
             view.bulk_dialog("temporary")  # temporary points never stack: the dialog asks how
             return
         view.focus_quick_entry(mode)
@@ -711,7 +754,7 @@ class MainWindow(QMainWindow):
         if view is None:
             return
         target: QWidget
-        if isinstance(view, TableView):
+        if is_table_view(view):
             target = view.grid if what == "conditions" else view.journal
         else:
             targets = {"conditions": view.conditions.view, "journal": view.journal.view, "search": view.journal.search}
@@ -747,12 +790,12 @@ class MainWindow(QMainWindow):
         """The « Table » menu: the current table's actions with their shortcuts (disabled elsewhere)."""
         menu = self.table_menu
         view = self.current_view()
-        shown = view if isinstance(view, TableView) else None
+        shown = view if is_table_view(view) else None
         if getattr(self, "_table_menu_of", False) is shown and menu.actions():
             return
         self._table_menu_of = shown
         menu.clear()
-        if not isinstance(view, TableView):
+        if not is_table_view(view):
             empty = menu.addAction(self.tr("(ouvrez ou créez une table de meneur)"))
             empty.setEnabled(False)
             menu.addAction(self.act_new_table)
@@ -769,9 +812,9 @@ class MainWindow(QMainWindow):
 
     def _on_view_title(self) -> None:
         view = self.sender()
-        if isinstance(view, (SheetView, TableView)):
+        if isinstance(view, SheetView) or is_table_view(view):
             self._update_tab(view)
-        if isinstance(view, TableView):
+        if is_table_view(view):
             doc = self.docs.get(view)
             for other, tab in self.creature_tabs.items():
                 if tab.table is doc:
@@ -843,7 +886,7 @@ class MainWindow(QMainWindow):
             action.setEnabled(has)
         doc = self.current_doc()
         view = self.current_view()
-        if isinstance(view, TableView):
+        if is_table_view(view):
             self.act_temporary.setEnabled(True)
         elif isinstance(view, SheetView):
             self.act_temporary.setEnabled(view.vm.has("temporary"))

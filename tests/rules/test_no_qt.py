@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -36,6 +39,7 @@ def test_blocker_really_blocks() -> None:
     assert "bloqué" in done.stderr
 
 
+@pytest.mark.timeout(900)  # the whole rules suite in a subprocess: minutes on a loaded machine
 def test_rules_tests_pass_without_qt() -> None:
     code = (
         BLOCKER
@@ -44,10 +48,7 @@ def test_rules_tests_pass_without_qt() -> None:
         + " 'tests/rules', '--deselect', 'tests/rules/test_no_qt.py',"
         + " '--deselect', 'tests/rules/test_table_mutation.py::test_table_mutant_sample_is_caught']))"
     )
-    env_profile = {"HYPOTHESIS_PROFILE": "quick"}
-    import os
-
-    env = {**os.environ, **env_profile}
+    env = {**os.environ, "HYPOTHESIS_PROFILE": "quick"}
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=900, env=env)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert "passed" in done.stdout

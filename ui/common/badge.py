@@ -7,7 +7,7 @@ anywhere else (the GM table's state column).
 from __future__ import annotations
 
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QPainter
+from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent
 from PySide6.QtWidgets import QLabel, QWidget
 
 BADGE_TEXT = QColor("white")
@@ -39,24 +39,54 @@ def paint_badge(p: QPainter, rect: QRectF, label: str, colour: str, font: QFont)
 
 
 class StateBadge(QLabel):
-    """The health state as a coloured badge (label and colour from the system's table)."""
+    """The health state as a coloured badge (label and colour from the system's table).
+
+    Painted by ``paint_badge``, not by a style sheet (a new style sheet re-polishes the widget and lays out
+    its panel again), and only ever wider (a new state's words never make the row under it move back and
+    forth): an edit that changes the state repaints the badge and nothing else (issue 15).
+    """
+
+    PADDING = 12
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("stateBadge")
         self.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.setMinimumWidth(110)
         font = QFont(self.font())
         font.setBold(True)
         font.setPointSizeF(font.pointSizeF() + 1)
         self.setFont(font)
+        self._colour = ""
+        self.setFixedSize(110, self.fontMetrics().height() + 10)
+
+    def colour(self) -> str:
+        return self._colour
 
     def show_state(self, label: str, colour: str, tooltip: str) -> None:
         if label != self.text():
+            needed = self.fontMetrics().horizontalAdvance(label) + 2 * self.PADDING + 8
+            if needed > self.width():
+                self.setFixedWidth(needed)
             self.setText(label)
             self.setAccessibleName(self.tr("État de santé : {0}").format(label))
-        self.setToolTip(tooltip)
-        style = f"#stateBadge {{ background: {colour}; color: white; border-radius: 10px; padding: 3px 12px; }}"
-        # A style sheet change re-polishes the widget: only when the colour really changes.
-        if style != self.styleSheet():
-            self.setStyleSheet(style)
+        if tooltip != self.toolTip():
+            self.setToolTip(tooltip)
+        if colour != self._colour:
+            self._colour = colour
+            self.update()
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        if not self.text():
+            return
+        painter = QPainter(self)
+        try:
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(QColor(self._colour or "#757575"))
+            box = QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5)
+            painter.drawRoundedRect(box, 10, 10)
+            painter.setPen(BADGE_TEXT)
+            painter.setFont(self.font())
+            painter.drawText(box, Qt.AlignmentFlag.AlignCenter, self.text())
+        finally:
+            painter.end()

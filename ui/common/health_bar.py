@@ -6,10 +6,11 @@ the derived values of the sheet.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from PySide6.QtCore import QRectF, QSize, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPaintEvent, QPen
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 TRACK = QColor("#e3e3e3")
@@ -178,8 +179,7 @@ def _paint_gauge(p: QPainter, rect: QRectF, s: BarState, base_font: QFont) -> No
     xpos = area.left()
     filled = 0 if s.hidden else s.current
     index = 0
-    small = QFont(base_font)
-    small.setPointSizeF(max(7.0, base_font.pointSizeF() - 1))
+    small = _label_font(tiers, cell, cell_gap, tier_gap, base_font)
     for t_i, tier in enumerate(tiers):
         start = xpos
         for _ in range(tier.notches):
@@ -198,12 +198,35 @@ def _paint_gauge(p: QPainter, rect: QRectF, s: BarState, base_font: QFont) -> No
         if label_h and tier.label:
             p.setPen(TEXT)
             p.setFont(small)
-            label_rect = QRectF(start, area.bottom() + 2, xpos - start, label_h)
-            p.drawText(label_rect, Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextSingleLine, tier.label)
+            # The label may use half the gap on each side of its tier (« Compliqué (10) » at 1024×700),
+            # never past the gauge's ends.
+            left = max(rect.left(), start - tier_gap / 2)
+            right = min(rect.right(), xpos + tier_gap / 2)
+            label_rect = QRectF(left, area.bottom() + 2, right - left, label_h)
+            text = p.fontMetrics().elidedText(tier.label, Qt.TextElideMode.ElideRight, int(label_rect.width()))
+            p.drawText(label_rect, Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextSingleLine, text)
             p.setFont(base_font)
         if t_i < n_tiers - 1:
             xpos += tier_gap
     _text(p, area, s.text, base_font)
+
+
+def _label_font(tiers: Sequence[Tier], cell: float, cell_gap: float, tier_gap: float, base_font: QFont) -> QFont:
+    """The font of the tiers' labels: one point smaller than the text, smaller still (down to 6.5 pt) until
+    every label fits under its tier (half a gap on each side); what is still too long is elided."""
+    small = QFont(base_font)
+    size = max(7.0, base_font.pointSizeF() - 1)
+    while True:
+        small.setPointSizeF(size)
+        metrics = QFontMetricsF(small)
+        fits = all(
+            metrics.horizontalAdvance(t.label) <= t.notches * (cell + cell_gap) - cell_gap + tier_gap - 1
+            for t in tiers
+            if t.label
+        )
+        if fits or size <= 6.5:
+            return small
+        size -= 0.5
 
 
 def _text(p: QPainter, rect: QRectF, text: str, base_font: QFont) -> None:

@@ -108,6 +108,11 @@ class JournalDelegate(QStyledItemDelegate):
         doc.documentLayout().draw(painter, context)
         painter.restore()
 
+    def createEditor(
+        self, parent: QWidget, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> QWidget | None:
+        return None  # an entry is never edited (the journal's model is a list of strings that Qt could edit)
+
     def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
         view = option.widget
         width = view.viewport().width() - 2 if isinstance(view, QAbstractItemView) else option.rect.width()

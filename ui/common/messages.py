@@ -6,11 +6,17 @@ text stays readable (and selectable) until the next action or until it is closed
 Its space is reserved (issue 10, item 13): it never appears or disappears, so a message never moves
 the controls under the pointer (five quick clicks on « +1 round » are five rounds). Two lines show at
 once; a longer message scrolls inside the bar. The text is always plain text (issue 16, item 13).
+
+Nothing in the bar changes its size or its style sheet when a message comes or goes (issue 15): its
+frame is painted from its kind and the close button keeps its place (disabled and blank when empty).
+A style sheet or a child shown or hidden would make the layout climb to the main window and repaint
+the whole sheet on every edit (each edit clears the previous message).
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QScrollArea, QSizePolicy, QToolButton, QWidget
 
 from ui.common import guard
@@ -51,6 +57,8 @@ class MessageBar(QFrame):
         self._close = QToolButton()
         self._close.setText("✕")
         self._close.setAutoRaise(True)
+        # Its size never changes: its text comes and goes without any layout (see the module's doc).
+        self._close.setFixedSize(self._close.sizeHint())
         self._close.setToolTip(self.tr("Fermer le message"))
         self._close.setAccessibleName(self.tr("Fermer le message"))
         guard.connect(self._close.clicked, self.clear)
@@ -67,23 +75,43 @@ class MessageBar(QFrame):
     def text(self) -> str:
         return self._label.text()
 
+    def closable(self) -> bool:
+        """Whether the close button is offered (a message is shown)."""
+        return self._close.isEnabled()
+
     def show_message(self, text: str, kind: str = "error") -> None:
-        background, foreground = STYLES.get(kind, STYLES["info"])
-        self._kind = kind
-        self.setStyleSheet(
-            f"#messageBar {{ background: {background}; border: 1px solid {foreground}; border-radius: 4px; }}"
-            f"#messageBar QLabel {{ color: {foreground}; }}"
-        )
+        _background, foreground = STYLES.get(kind, STYLES["info"])
+        if kind != self._kind:
+            self._kind = kind
+            palette = self._label.palette()
+            palette.setColor(QPalette.ColorRole.WindowText, QColor(foreground))
+            self._label.setPalette(palette)
+            self.update()
         self._label.setText(text)
         self._label.setToolTip("")
         self.setAccessibleDescription(text)
-        self._close.setVisible(True)
+        self._close.setText("✕")
+        self._close.setEnabled(True)
         self._scroll.verticalScrollBar().setValue(0)
 
     def clear(self) -> None:
         """Empty: the space stays, without a frame."""
+        if self._kind == "" and not self._label.text() and not self._close.isEnabled():
+            return  # already empty: nothing to repaint (every edit clears the bar)
         self._kind = ""
         self._label.clear()
         self.setAccessibleDescription("")
-        self.setStyleSheet("#messageBar { background: transparent; border: 1px solid transparent; }")
-        self._close.setVisible(False)
+        self._close.setText("")
+        self._close.setEnabled(False)
+        self.update()
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        """The frame of the message's kind (nothing when empty)."""
+        if self._kind:
+            background, foreground = STYLES.get(self._kind, STYLES["info"])
+            painter = QPainter(self)
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+            painter.setPen(QColor(foreground))
+            painter.setBrush(QColor(background))
+            painter.drawRoundedRect(QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5), 4, 4)
+            painter.end()

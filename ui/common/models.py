@@ -12,11 +12,11 @@ from typing import Any
 
 from PySide6.QtCore import (
     QAbstractItemModel,
-    QAbstractListModel,
     QAbstractTableModel,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
+    QStringListModel,
     Qt,
 )
 from PySide6.QtGui import QBrush, QColor, QFont
@@ -139,12 +139,19 @@ class RowsModel(QAbstractTableModel):
         return None
 
 
-class JournalModel(QAbstractListModel):
-    """The journal, newest entry first; each entry is its title line then what happened, dice included."""
+class JournalModel(QStringListModel):
+    """The journal, newest entry first; each entry is its title line then what happened, dice included.
+
+    A C++ list of strings underneath (issue 15): a view laying out 5,000 entries asks the model for each
+    row's index, and a Python ``rowCount`` answered 5,000 times per new entry. New entries come in with
+    ``beginInsertRows`` at the top, entries that leave go with ``beginRemoveRows``, never a reset (a view
+    then lays out again only what it must).
+    """
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._rows: list[Row] = []
+        self._keys: list[int] = []
+        self._texts: list[str] = []
 
     def set_entries(
         self, entries_oldest_first: Sequence[str], limit: int | None = None, keys: Sequence[int] | None = None
@@ -156,50 +163,85 @@ class JournalModel(QAbstractListModel):
         count = len(entries_oldest_first)
         first = 0 if limit is None else max(0, count - limit)
         # Keys number entries from the oldest, so an entry keeps its key as newer ones arrive on top.
-        places = list(keys) if keys is not None else list(range(count))
-        rows = [
-            Row(key=places[i], cells=(entries_oldest_first[i],), tooltips=(entries_oldest_first[i],))
-            for i in range(count - 1, first - 1, -1)
-        ]
-        # Rows that leave (the oldest sliding out of the window, or entries undone) go first, in runs
-        # from the bottom; then the new ones come in as one block: no reset, views keep their layout.
-        keep = {r.key for r in rows}
-        end = len(self._rows)
-        while end > 0:
-            if self._rows[end - 1].key in keep:
-                end -= 1
-                continue
-            start = end - 1
-            while start > 0 and self._rows[start - 1].key not in keep:
-                start -= 1
-            self.beginRemoveRows(QModelIndex(), start, end - 1)
-            self._rows = self._rows[:start] + self._rows[end:]
-            self.endRemoveRows()
-            end = start
-        _diff_apply(self, self._rows, rows, self._store, 1)
+        places = list(keys) if keys is not None else range(count)
+        new_keys = [places[i] for i in range(count - 1, first - 1, -1)]
+        new_texts = [entries_oldest_first[i] for i in range(count - 1, first - 1, -1)]
+        grown = len(new_keys) - len(self._keys)
+        if grown >= 0 and new_keys[grown:] == self._keys:
+            # The usual step: new entries on top, the rest unchanged (one block in).
+            self._insert(0, new_keys[:grown], new_texts[:grown])
+        else:
+            # Rows that leave (the oldest sliding out of the window, or entries undone) go first, in runs
+            # from the bottom; then the new ones come in, block by block.
+            keep = set(new_keys)
+            end = len(self._keys)
+            while end > 0:
+                if self._keys[end - 1] in keep:
+                    end -= 1
+                    continue
+                start = end - 1
+                while start > 0 and self._keys[start - 1] not in keep:
+                    start -= 1
+                super().removeRows(start, end - start)  # Qt's own begin/endRemoveRows
+                del self._keys[start:end], self._texts[start:end]
+                end = start
+            # What is left is in the new order (keys only ever go down the list): insert the missing runs.
+            row = 0
+            while row < len(new_keys):
+                if row < len(self._keys) and self._keys[row] == new_keys[row]:
+                    row += 1
+                    continue
+                stop = row
+                while stop < len(new_keys) and (row >= len(self._keys) or new_keys[stop] != self._keys[row]):
+                    stop += 1
+                self._insert(row, new_keys[row:stop], new_texts[row:stop])
+                row = stop
+        changed = [i for i, (a, b) in enumerate(zip(self._texts, new_texts, strict=True)) if a is not b and a != b]
+        for i in changed:  # the same entry shown otherwise (the GM's lines shown or hidden)
+            self._texts[i] = new_texts[i]
+            super().setData(self.index(i, 0), new_texts[i], Qt.ItemDataRole.DisplayRole)
+
+    def _insert(self, row: int, keys: list[int], texts: list[str]) -> None:
+        if not keys:
+            return
+        # Qt's own insertRows announces the rows (rowsInserted), then their texts come in as one
+        # dataChanged (one signal for the block, not one per row).
+        super().insertRows(row, len(keys))
+        blocked = self.blockSignals(True)
+        try:
+            for offset, text in enumerate(texts):
+                super().setData(self.index(row + offset, 0), text, Qt.ItemDataRole.DisplayRole)
+        finally:
+            self.blockSignals(blocked)
+        self._keys[row:row] = keys
+        self._texts[row:row] = texts
+        self.dataChanged.emit(self.index(row, 0), self.index(row + len(keys) - 1, 0))
 
     @property
     def shown(self) -> int:
-        return len(self._rows)
-
-    def _store(self, rows: list[Row]) -> None:
-        self._rows = rows
+        return len(self._keys)
 
     def entry(self, row: int) -> str:
-        return self._rows[row].cells[0]
-
-    def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._rows)
+        return self._texts[row]
 
     def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+        if not index.isValid():
             return None
-        text = self._rows[index.row()].cells[0]
-        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
-            return text
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return text
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole, Qt.ItemDataRole.ToolTipRole):
+            # Qt's list holds the text as the views were told (``_texts`` follows once a change is done).
+            return super().data(index, Qt.ItemDataRole.DisplayRole)
         return None
+
+    # No ``flags`` here: a view asks every row's flags as it lays them out (Qt's list answers in C++);
+    # nothing edits an entry: ``setData`` refuses and ``JournalDelegate`` opens no editor.
+    def setData(self, index: AnyIndex, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
+        return False  # the journal is written by the rules only
+
+    def insertRows(self, row: int, count: int, parent: AnyIndex = QModelIndex()) -> bool:  # noqa: B008
+        return False
+
+    def removeRows(self, row: int, count: int, parent: AnyIndex = QModelIndex()) -> bool:  # noqa: B008
+        return False
 
 
 @dataclass(slots=True)

@@ -297,6 +297,7 @@ class RestsPanel(QGroupBox):
         # The sheet's clock (issue 10 item 23): the journal dates its entries with it.
         self.clock = QLabel()
         self.clock.setObjectName("sheetClock")
+        self.clock.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.clock.setToolTip(
             self.tr("Le temps de jeu écoulé pour ce personnage ; il avance avec le temps et les repos.")
         )

@@ -20,7 +20,10 @@ import rules
 from ui.common import guard, prompts
 from ui.common.flow import FlowLayout
 from ui.common.models import ConditionGroup, ConditionItem, ConditionModel, KeyRole
+from ui.common.steady import SteadyText
 from ui.sheet.viewmodel import Changes, SheetViewModel
+
+SUMMARY_LINES = 2
 
 
 def condition_model(vm: SheetViewModel) -> ConditionModel:
@@ -117,9 +120,9 @@ class ConditionsPanel(QGroupBox):
         # At least six states in sight, whatever the ladders' texts above take.
         self.view.setMinimumHeight(6 * self.view.fontMetrics().lineSpacing() + 12)
         layout.addWidget(self.view, 1)
-        self.summary = QLabel()
-        self.summary.setObjectName("conditionsSummary")
-        self.summary.setWordWrap(True)
+        # Two lines whatever the states (the whole text in its tooltip when longer): a summary that grew
+        # and shrank with each tick moved the whole sheet (issue 15).
+        self.summary = SteadyText(SUMMARY_LINES, "conditionsSummary")
         layout.addWidget(self.summary)
         # What counts down (states put for a while, the system's own waits), one line each.
         self.durations = QLabel()

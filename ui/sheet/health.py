@@ -30,6 +30,7 @@ from ui.common.amount import AmountField
 from ui.common.badge import StateBadge
 from ui.common.flow import FlowLayout
 from ui.common.health_bar import BarState, HealthBar, Tier
+from ui.common.steady import SteadyText, set_description, set_name, set_tip, steady_width
 from ui.common.texts import DERIVED_LABELS, DERIVED_SHOWN_ELSEWHERE, fmt_number, fmt_value, tr_const
 from ui.common.undo_keys import pass_undo_when_unmodified
 from ui.sheet.viewmodel import Changes, SheetViewModel
@@ -100,6 +101,7 @@ class HealthPanel(QGroupBox):
         self.current_label = QLabel()
         self.current_label.setObjectName("currentLabel")
         self.current_label.setFont(big)
+        self.current_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self.maximum_label = QLabel()
         self.maximum_label.setObjectName("maximumLabel")
         self.maximum_label.setFont(big)
@@ -143,12 +145,13 @@ class HealthPanel(QGroupBox):
         vm = self.vm
         label, colour = vm.state_label()
         self.badge.show_state(label, colour, vm.explain("state"))
-        self.current_label.setText(vm.shown("current"))
-        self.current_label.setToolTip(vm.explain("current"))
-        self.current_label.setAccessibleName(self.tr("Points actuels : {0}").format(vm.shown("current")))
-        self.maximum_label.setText(vm.shown("maximum"))
-        self.maximum_label.setToolTip(vm.explain("maximum"))
-        self.maximum_label.setAccessibleName(self.tr("Maximum effectif : {0}").format(vm.shown("maximum")))
+        # Numbers keep the width of their longest so far: « 9 » after « 14 » moves nothing (issue 15).
+        steady_width(self.current_label, vm.shown("current"))
+        set_tip(self.current_label, vm.explain("current"))
+        set_name(self.current_label, self.tr("Points actuels : {0}").format(vm.shown("current")))
+        steady_width(self.maximum_label, vm.shown("maximum"))
+        set_tip(self.maximum_label, vm.explain("maximum"))
+        set_name(self.maximum_label, self.tr("Maximum effectif : {0}").format(vm.shown("maximum")))
         texts = {
             "temporary": self.tr("+{0} temporaires"),
             # d20 counts some thresholds on the total (PV + temporary PV): labelled as such (item 7).
@@ -163,13 +166,13 @@ class HealthPanel(QGroupBox):
             if name == "total":
                 visible = vm.is_hidden(name) or bool(vm.value("temporary", 0))
             label_widget.setVisible(visible)
-            label_widget.setText(texts[name].format(shown))
-            label_widget.setToolTip(vm.explain(name))
+            steady_width(label_widget, texts[name].format(shown))
+            set_tip(label_widget, vm.explain(name))
         if self.beyond is not None:
             self._show_beyond()
         state = bar_state(vm)
         self.bar.set_state(state)
-        self.bar.setToolTip("\n".join(vm.explain(n) for n in ("current", "maximum", "temporary") if n in vm.derived))
+        set_tip(self.bar, "\n".join(vm.explain(n) for n in ("current", "maximum", "temporary") if n in vm.derived))
 
     def _show_beyond(self) -> None:
         """« 15 / 8 crans » read like an error: past the gauge, « 15 crans » and what the excess means."""
@@ -191,7 +194,7 @@ class HealthPanel(QGroupBox):
             tier = f"{beyond['label']} ({opposition})" if opposition is not None else str(beyond["label"])
             text += self.tr(" : palier {0}").format(tier)
         self.beyond.setText(text)
-        self.beyond.setToolTip(vm.explain("maximum"))
+        set_tip(self.beyond, vm.explain("maximum"))
 
     def _on_changed(self, changes: Changes) -> None:
         if changes.touches(derived=BAR_NAMES):
@@ -250,9 +253,9 @@ class QuickEntry(QWidget):
         self._build_options()
         self.options.finish()
         layout.addLayout(self.options)
-        self.roll_label = QLabel()
-        self.roll_label.setObjectName("rollLabel")
-        self.roll_label.setWordWrap(True)
+        # One line, always there (a long roll elided, whole in its tooltip): a line that came and went with
+        # each roll moved every panel under it (issue 15).
+        self.roll_label = SteadyText(1, "rollLabel")
         self.roll_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.roll_label.setAccessibleName(self.tr("Dernier lancer"))
         layout.addWidget(self.roll_label)
@@ -545,13 +548,13 @@ class DerivedPanel(QGroupBox):
             tip = self.vm.explain(name)
             if label.text():
                 value.setText(self.vm.shown(name))
-                value.setAccessibleName(label.text().rstrip(" :"))
+                set_name(value, label.text().rstrip(" :"))
             else:
                 value.setText(tip if not self.vm.is_hidden(name) else self.vm.shown(name))
-                value.setAccessibleName(tip)
-            label.setToolTip(tip)
-            value.setToolTip(tip)
-            value.setAccessibleDescription(tip)
+                set_name(value, tip)
+            set_tip(label, tip)
+            set_tip(value, tip)
+            set_description(value, tip)
 
     def _on_changed(self, changes: Changes) -> None:
         if changes.everything or changes.derived - DERIVED_SHOWN_ELSEWHERE:

@@ -11,6 +11,7 @@ from datetime import datetime
 from PySide6.QtCore import QIODevice, QPoint, QSaveFile, Qt
 from PySide6.QtGui import (
     QKeySequence,
+    QResizeEvent,
     QShortcut,
 )
 from PySide6.QtWidgets import (
@@ -20,9 +21,9 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
-    QListView,
     QMenu,
     QPushButton,
+    QTreeView,
     QVBoxLayout,
     QWidget,
 )
@@ -34,23 +35,46 @@ from ui.common.models import JournalModel
 from ui.sheet.viewmodel import Changes, SheetViewModel
 
 
+class JournalView(QTreeView):
+    """The entries, one row each, as tall as its text wrapped to the width.
+
+    A tree without branches rather than a ``QListView`` (issue 15): a list view measures every row after
+    each new entry (5,000 entries shown: 5,000 heights through Python), a tree scrolling per entry measures
+    only the rows on screen. A new width makes the rows measured again (their text wraps otherwise).
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setHeaderHidden(True)
+        self.setRootIsDecorated(False)
+        self.setItemsExpandable(False)
+        self.setIndentation(0)
+        self.setUniformRowHeights(False)
+        self.setWordWrap(True)
+        self.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerItem)
+        self.header().setStretchLastSection(True)
+        self._width = -1
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if self.viewport().width() != self._width:
+            self._width = self.viewport().width()
+            self.scheduleDelayedItemsLayout()
+
+
 class JournalPanel(QGroupBox):
     def __init__(self, vm: SheetViewModel, parent: QWidget | None = None) -> None:
         super().__init__(self.tr("Journal"), parent)
         self.vm = vm
         layout = QVBoxLayout(self)
         self.model = JournalModel(self)
-        self.view = QListView()
+        self.view = JournalView()
         self.view.setObjectName("journalView")
         self.view.setAccessibleName(self.tr("Journal, le plus récent en haut"))
         self.view.setModel(self.model)
         self.view.setItemDelegate(JournalDelegate(self.view))
-        self.view.setWordWrap(True)
         self.view.setAlternatingRowColors(True)
-        self.view.setResizeMode(QListView.ResizeMode.Adjust)
-        self.view.setLayoutMode(QListView.LayoutMode.Batched)
         self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.view.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
@@ -88,6 +112,8 @@ class JournalPanel(QGroupBox):
         guard.connect(self.export_button.clicked, self.export)
         buttons.addWidget(self.export_button)
         self.limit: int | None = SHOWN_ENTRIES
+        # (journal, (filter, GM view), entries shown) of the last ``entries()``.
+        self._shown: tuple[tuple[str, ...], tuple[str, bool], tuple[tuple[int, str], ...]] | None = None
         self.show_all = QPushButton()
         self.show_all.setObjectName("journalShowAll")
         self.show_all.setAutoDefault(False)
@@ -107,16 +133,29 @@ class JournalPanel(QGroupBox):
         """(index in the journal, entry as this view shows it) of the entries the filter keeps, oldest
         first: the player's view leaves out the GM's lines (``rules.SECRET_MARK``)."""
         needle = folded(self.search.text().strip())
-        shown = []
-        for index, entry in enumerate(self.vm.journal):
-            visible = self.vm.visible_entry(entry)
+        journal = self.vm.journal
+        mode = (needle, self.vm.gm_view)
+        done = 0
+        shown: list[tuple[int, str]] = []
+        cached = self._shown
+        # The journal only grows by its end between two edits: the entries already filtered are kept
+        # (5,000 entries: each edit filters its own new entries only).
+        if cached is not None and cached[1] == mode and len(cached[0]) <= len(journal):
+            before = cached[0]
+            if journal[: len(before)] == before:
+                done, shown = len(before), list(cached[2])
+        for index in range(done, len(journal)):
+            visible = self.vm.visible_entry(journal[index])
             if visible and (not needle or needle in folded(visible)):
                 shown.append((index, visible))
+        self._shown = (journal, mode, tuple(shown))
         return shown
 
     def _refresh(self) -> None:
         kept = self.entries()
-        self.model.set_entries([e for _, e in kept], self.limit, keys=[i for i, _ in kept])
+        first = 0 if self.limit is None else max(0, len(kept) - self.limit)
+        window = kept[first:]  # only what the model shows is handed to it
+        self.model.set_entries([e for _, e in window], keys=[i for i, _ in window])
         total = len(kept)
         filtering = bool(self.search.text().strip())
         self.found.setVisible(filtering)

@@ -45,6 +45,10 @@ class Column(QScrollArea):
         super().__init__(parent)
         self._fitting = False
         inner = QWidget()
+        # Opaque: a change inside the column repaints the column's panels, not the sheet, the tabs and the
+        # window under them as well (issue 15). The colour is the one that showed through.
+        inner.setAutoFillBackground(True)
+        inner.setAttribute(Qt.WidgetAttribute.WA_StaticContents)
         self._inner = inner
         layout = QVBoxLayout(inner)
         layout.setContentsMargins(4, 4, 4, 4)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 from rules.labels import ABILITIES, ABILITY_LABELS
 from rules.model import (
     MAX_POINTS,
@@ -17,6 +20,99 @@ from rules.model import (
 )
 from rules.systems.d20.sheet import RECOVERY_LABELS, SYSTEM_ID, D20Sheet
 from rules.systems.d20.table import D20Rules
+
+# The last sheet ``handlers._settle`` gave, its table, its state and its maximum (issue 15): the next action
+# starts from it, so whether it lives, its state and its maximum are known without working them out again.
+# Sheets are immutable, so the identity of the object is enough; ``_settle`` records only a living sheet.
+# One tuple, replaced at once: another thread's settle cannot mix into a read.
+SETTLED: list[tuple[Any, Any, str, int]] = [(None, None, "", 0)]
+
+
+@dataclass(frozen=True, slots=True)
+class Figures:
+    """The numbers of a rule table that every action reads, read once per table (issue 15): a pydantic
+    model's attribute costs several times a plain one's, and ``_settle`` reads a dozen after every action."""
+
+    table: D20Rules
+    zero: int  # thresholds.disabled_at: « À 0 point de vie, l'aventurier est mis hors de combat »
+    death_at: int
+    death_constitution: int
+    minus_constitution: bool  # thresholds.death_at_minus_constitution
+    count_temporary: bool  # temporary.count_for_state
+    absorb_nonlethal: bool
+    changes_pv: bool  # constitution.changes_pv
+    ability_base: int
+    ability_step: int
+    min_pv_per_level: int
+    hour: int  # seconds
+    first_dying_roll: int  # seconds after the fall: dying.first_roll_after_rounds rounds
+    assisted_first_roll: int  # seconds: recovery.assisted_first_roll_hours
+    alone_interval: int  # seconds: recovery.alone_interval_hours
+    alone_first_daily_roll: int  # seconds: recovery.alone_first_daily_roll_hours
+    nonlethal_recovers: bool  # nonlethal.recovery_per_hour_per_level > 0
+    massive_threshold: int
+    massive_nonlethal: bool  # massive_damage.nonlethal_counts
+    damage_breaks_stability: bool
+    heal_spell_min: int
+    healing_removes_any: bool  # nonlethal.healing_removes == "any"
+    rest_removes: bool
+    wounds_heal_at_full: bool
+    wounds_heal_by_magic: bool
+    state_labels: dict[str, str]
+    state_effects: dict[str, str]
+    condition_labels: dict[str, str]
+    settable: frozenset[str]  # the conditions a user may put on by hand
+
+
+def _read(rs: D20Rules) -> Figures:
+    thresholds, recovery, time = rs.thresholds, rs.recovery, rs.time_units
+    hour = time["hour"]
+    figures = Figures(
+        table=rs,
+        zero=thresholds.disabled_at,
+        death_at=thresholds.death_at,
+        death_constitution=thresholds.death_constitution,
+        minus_constitution=thresholds.death_at_minus_constitution,
+        count_temporary=rs.temporary.count_for_state,
+        absorb_nonlethal=rs.temporary.absorb_nonlethal,
+        changes_pv=rs.constitution.changes_pv,
+        ability_base=rs.general.ability_base,
+        ability_step=rs.general.ability_step,
+        min_pv_per_level=rs.constitution.min_pv_per_level,
+        hour=hour,
+        first_dying_roll=rs.dying.first_roll_after_rounds * time["round"],
+        assisted_first_roll=recovery.assisted_first_roll_hours * hour,
+        alone_interval=recovery.alone_interval_hours * hour,
+        alone_first_daily_roll=recovery.alone_first_daily_roll_hours * hour,
+        nonlethal_recovers=rs.nonlethal.recovery_per_hour_per_level > 0,
+        massive_threshold=rs.massive_damage.threshold,
+        massive_nonlethal=rs.massive_damage.nonlethal_counts,
+        damage_breaks_stability=rs.dying.damage_breaks_stability,
+        heal_spell_min=rs.dying.heal_spell_min,
+        healing_removes_any=rs.nonlethal.healing_removes == "any",
+        rest_removes=rs.nonlethal.rest_removes,
+        wounds_heal_at_full=rs.local_wounds.heal_at_full,
+        wounds_heal_by_magic=rs.local_wounds.heal_by_magic,
+        state_labels={state: info.label for state, info in rs.health_states.items()},
+        state_effects={state: info.effect for state, info in rs.health_states.items()},
+        condition_labels={cid: rule.label for cid, rule in rs.conditions.items()},
+        settable=frozenset(cid for cid, rule in rs.conditions.items() if rule.settable),
+    )
+    if len(_FIGURES) >= 64:  # house tables come and go: keep the cache small
+        _FIGURES.clear()
+    _FIGURES[id(rs)] = figures
+    return figures
+
+
+_FIGURES: dict[int, Figures] = {}
+
+
+def figures(rs: D20Rules) -> Figures:
+    """The figures of ``rs``, read once (by identity: a table is never changed once loaded)."""
+    found = _FIGURES.get(id(rs))
+    if found is not None and found.table is rs:
+        return found
+    return _read(rs)
 
 
 def ability_modifier(score: int, rs: D20Rules) -> int:
@@ -54,17 +150,25 @@ def maximum(sheet: D20Sheet, rs: D20Rules) -> int:
     Runs after every action (``_settle``): worked out inline, same result as ``base_maximum +
     constitution_pv`` raised to the floor of ``min_pv_per_level`` per level."""
     bonus, damage, drain = sheet.constitution_bonus, sheet.constitution_damage, sheet.constitution_drain
-    base = sheet.base_maximum
-    if not (bonus or damage or drain) or not rs.constitution.changes_pv:
-        return base  # the floor (1 PV per level at most the base) cannot matter then
+    if not (bonus or damage or drain):
+        return sheet.base_maximum  # the floor (1 PV per level at most the base) cannot matter then
+    last = SETTLED[0]
+    if last[0] is sheet and last[1] is rs:
+        return last[3]
     con = sheet.constitution
-    played = con + bonus - damage - drain
-    general = rs.general
-    start, step = general.ability_base, general.ability_step
-    con_pv = sheet.level * ((max(0, played) - start) // step - (con - start) // step)
+    return maximum_of(sheet.base_maximum, sheet.level, con, con + bonus - damage - drain, figures(rs))
+
+
+def maximum_of(base: int, level: int, con: int, played: int, f: Figures) -> int:
+    """``maximum`` from what it reads: the PV maximum ``base``, the ``level``, the sheet's Constitution
+    ``con`` and the one in play ``played`` (before its floor at 0)."""
+    if not f.changes_pv:
+        return base
+    start, step = f.ability_base, f.ability_step
+    con_pv = level * ((max(0, played) - start) // step - (con - start) // step)
     if con_pv >= 0:
         return min(MAX_POINTS, base + con_pv)
-    return max(min(base, sheet.level * rs.constitution.min_pv_per_level), base + con_pv)
+    return max(min(base, level * f.min_pv_per_level), base + con_pv)
 
 
 def pv_total(sheet: D20Sheet, rs: D20Rules) -> int:
@@ -87,12 +191,17 @@ def death_reason(sheet: D20Sheet, rs: D20Rules) -> str:
     """Why the character is dead, or "" when alive."""
     if sheet.dead:
         return sheet.death_cause or "mort"
-    thresholds = rs.thresholds
     con = sheet.constitution + sheet.constitution_bonus - sheet.constitution_damage - sheet.constitution_drain
-    if con <= thresholds.death_constitution:
-        return f"Constitution à {max(0, con)}"
-    if sheet.current <= death_at(sheet, rs):
-        return f"{fmt_int(sheet.current)} PV"
+    return death_cause(con, sheet.current, figures(rs))
+
+
+def death_cause(played: int, current: int, f: Figures) -> str:
+    """Why a living character dies with the Constitution in play ``played`` (before its floor at 0) and
+    ``current`` PV, or "" when these leave him alive."""
+    if played <= f.death_constitution:
+        return f"Constitution à {max(0, played)}"
+    if current <= (_minus_constitution(played, f) if f.minus_constitution else f.death_at):
+        return f"{fmt_int(current)} PV"
     return ""
 
 
@@ -100,11 +209,16 @@ def death_at(sheet: D20Sheet, rs: D20Rules) -> int:
     """The PV at which the character dies: « À partir de –10 points de vie, il est mort » (``death_at``), or
     minus the Constitution score when the table says so (a house rule), never above the disabled state's
     next point down."""
-    thresholds = rs.thresholds
-    if not thresholds.death_at_minus_constitution:
-        return thresholds.death_at
+    f = figures(rs)
+    if not f.minus_constitution:
+        return f.death_at
     con = sheet.constitution + sheet.constitution_bonus - sheet.constitution_damage - sheet.constitution_drain
-    return min(-max(0, con), thresholds.disabled_at - 1)
+    return _minus_constitution(con, f)
+
+
+def _minus_constitution(played: int, f: Figures) -> int:
+    """The house rule's death threshold: minus the Constitution in play ``played``, below « hors de combat »."""
+    return min(-max(0, played), f.zero - 1)
 
 
 def state_id(sheet: D20Sheet, rs: D20Rules, dead: str | None = None) -> str:
@@ -112,25 +226,32 @@ def state_id(sheet: D20Sheet, rs: D20Rules, dead: str | None = None) -> str:
 
     ``dead``: the death reason when the caller already knows it ("" = alive)."""
     if dead is None:
+        last = SETTLED[0]
+        if last[0] is sheet and last[1] is rs:
+            return last[2]
         dead = death_reason(sheet, rs)
     if dead:
         return "mort"
     total = sheet.current + (sheet.temporary if rs.temporary.count_for_state else 0)
-    nl = sheet.nonlethal
-    zero = rs.thresholds.disabled_at
+    return living_state(total, sheet.nonlethal, sheet.recovery, sheet.conditions, rs.thresholds.disabled_at)
+
+
+def living_state(total: int, nl: int, recovery: str, conditions: tuple[str, ...], zero: int) -> str:
+    """The state of a living character from its PV ``total``, nonlethal damage ``nl``, ``recovery`` and
+    conditions, ``zero`` being the PV of « hors de combat »."""
     if total < zero:
-        if sheet.recovery == "":
+        if recovery == "":
             return "mourant"
-        if sheet.recovery in ("assisted", "alone"):
+        if recovery in ("assisted", "alone"):
             return "stabilise"
-        if nl > 0 or "inconscient" in sheet.conditions:
+        if nl > 0 or "inconscient" in conditions:
             return "inconscient"
         return "hors_de_combat"
-    if (nl > 0 and nl > total) or "inconscient" in sheet.conditions:
+    if (nl > 0 and nl > total) or "inconscient" in conditions:
         return "inconscient"
     if total == zero:
         return "hors_de_combat"
-    if (nl > 0 and nl == total) or "chancelant" in sheet.conditions:
+    if (nl > 0 and nl == total) or "chancelant" in conditions:
         return "chancelant"
     return "en_forme"
 
@@ -142,18 +263,23 @@ def health_state(sheet: D20Sheet, rs: D20Rules, dead: str | None = None) -> tupl
     state = state_id(sheet, rs, dead)
     if state == "mort":
         return state, dead
+    return state, state_words(sheet, rs, state)
+
+
+def state_words(sheet: D20Sheet, rs: D20Rules, state: str) -> str:
+    """Why a living character is in ``state`` (its ``state_id``), in French."""
     total = pv_total(sheet, rs)
     nl = sheet.nonlethal
     pv = pv_words(sheet, rs)
     if state in ("inconscient", "chancelant"):
         if nl > 0 and nl >= total:
-            return state, _nonlethal_words(nl, total, pv)
-        return state, "état posé"
+            return _nonlethal_words(nl, total, pv)
+        return "état posé"
     if state == "mourant":
-        return state, f"{pv}, sans stabilisation"
+        return f"{pv}, sans stabilisation"
     if total < rs.thresholds.disabled_at:
-        return state, f"{pv}, {RECOVERY_LABELS[sheet.recovery]}"
-    return state, pv
+        return f"{pv}, {RECOVERY_LABELS[sheet.recovery]}"
+    return pv
 
 
 def _nonlethal_words(nl: int, total: int, pv: str) -> str:
@@ -165,6 +291,9 @@ def _nonlethal_words(nl: int, total: int, pv: str) -> str:
 
 
 def is_dead(sheet: D20Sheet, rs: D20Rules) -> bool:
+    last = SETTLED[0]
+    if last[0] is sheet and last[1] is rs:
+        return False  # ``_settle`` gave it alive
     return bool(death_reason(sheet, rs))
 
 

@@ -27,6 +27,7 @@ from rules.model import (
     of,
     plural,
     signed,
+    with_values,
 )
 from rules.systems.d20.actions import (
     AbilityDamage,
@@ -38,18 +39,23 @@ from rules.systems.d20.actions import (
     StrenuousAction,
 )
 from rules.systems.d20.derive import (
+    SETTLED,
+    Figures,
     _dd_terms,
     _part_label,
     ability_score,
     constitution_pv,
-    death_reason,
+    death_cause,
     effective_conditions,
-    health_state,
+    figures,
     is_dead,
+    living_state,
     maximum,
+    maximum_of,
     pv_total,
     resurrection_dd,
     state_id,
+    state_words,
 )
 from rules.systems.d20.sheet import (
     MAX_COUNT,
@@ -64,6 +70,8 @@ from rules.systems.d20.sheet import (
 from rules.systems.d20.table import STATE_IDS, D20Rules, Procedure
 
 BYPASS: tuple[Procedure, ...] = ("resurrection_supreme", "souhait")
+# Changes a handler leaves to ``_settle`` to make (with its own, in one copy of the sheet).
+Changes = dict[str, Any]
 
 
 def _name(sheet: D20Sheet) -> str:
@@ -134,83 +142,126 @@ WORSE_NEWS = {
 UNCONSCIOUS = ("inconscient", "stabilise", "mourant")
 
 
-def _settle(before: D20Sheet, sheet: D20Sheet, rs: D20Rules, ctx: Context) -> D20Sheet:
+def _settle(before: D20Sheet, sheet: D20Sheet, rs: D20Rules, ctx: Context, pending: Changes | None = None) -> D20Sheet:
     """Make the sheet coherent after a change and say in the journal what its state became.
 
-    Runs after every action, often several times (each hit, each timed roll): kept lean (issue 15)."""
-    changes: dict[str, Any] = {}
-    current = sheet.current
-    if sheet.constitution_bonus or sheet.constitution_damage or sheet.constitution_drain:
-        top = maximum(sheet, rs)
+    ``pending``: changes of the handler not yet made to ``sheet`` (they and this settle's make one copy).
+    Runs after every action, often several times (each hit, each timed roll): kept lean (issue 15): the
+    figures are read once, the state worked out once, the sheet copied at most once."""
+    if not pending and before is sheet:
+        last = SETTLED[0]
+        if last[0] is sheet and last[1] is rs:
+            return before  # what a settle gave is settled: a second one would change and say nothing
+    d = sheet.__dict__
+    if pending:
+        v = d.copy()
+        v.update(pending)
+        if len(v) != len(d):
+            raise AttributeError(f"D20Sheet has no field {sorted(pending.keys() - d.keys())}")
     else:
-        top = sheet.base_maximum  # ``maximum`` without a Constitution change, without the call
+        v = d
+    changes: Changes = {}
+    f = figures(rs)
+    current = v["current"]
+    con, bonus = v["constitution"], v["constitution_bonus"]
+    damage, drain = v["constitution_damage"], v["constitution_drain"]
+    played = con + bonus - damage - drain
+    if bonus or damage or drain:
+        top = maximum_of(v["base_maximum"], v["level"], con, played, f)
+    else:
+        top = v["base_maximum"]  # ``maximum`` without a Constitution change, without the call
     if current > top:
         # « Quelle que soit la méthode utilisée, il est impossible de dépasser son maximum » — the dead too
         # (a lower maximum by an edit or a lower Constitution).
         ctx.say(f"PV ramenés au maximum : {fmt_int(current)} → {top}.")
         changes["current"] = current = top
-    temporary, noted = sheet.temporary, sheet.temporary_noted
+    temporary, noted = v["temporary"], v["temporary_noted"]
     if noted is not None and temporary == 0:
         changes["temporary_noted"] = noted = None
-    if sheet.dead:
-        return evolve(sheet, **changes) if changes else sheet
-    recovery, recovery_at = sheet.recovery, sheet.recovery_roll_at
-    if current >= rs.thresholds.disabled_at and (recovery or recovery_at is not None):
+    if v["dead"]:
+        return _made(sheet, v, changes)
+    recovery, recovery_at = v["recovery"], v["recovery_roll_at"]
+    zero = f.zero
+    if current >= zero and (recovery or recovery_at is not None):
         # « S'il remonte à 1 point de vie ou plus … comme s'il n'avait jamais été mourant » (and at 0:
         # « il reprend conscience mais est hors de combat »): the stabilisation story is over.
         changes["recovery"] = recovery = ""
         changes["recovery_roll_at"] = recovery_at = None
-    if changes:
-        sheet = evolve(sheet, **changes)
-        changes = {}
-    cause = death_reason(sheet, rs)
+    cause = death_cause(played, current, f)
     if cause:
-        return _die(sheet, ctx, cause)  # it tells the journal and stops every timer
-    state1 = state_id(sheet, rs, "")
-    if before is sheet:
+        # What ``_die`` does (it tells the journal and stops every timer), in the same copy.
+        ctx.say(f"{v['name'] or 'Le personnage'} meurt ({cause}).")
+        ctx.event("died")
+        changes.update(DEATH)
+        changes["death_cause"] = cause
+        return _made(sheet, v, changes)
+    total = current + temporary if f.count_temporary else current
+    state1 = living_state(total, v["nonlethal"], recovery, v["conditions"], zero)
+    if before is sheet and v is d and not changes:
         state0 = state1
     else:
-        last = _LAST_STATE[0]  # one read of one tuple: another thread's settle cannot mix into it
+        last = SETTLED[0]  # one read of one tuple: another thread's settle cannot mix into it
         if last[0] is before and last[1] is rs:
             state0 = last[2]  # ``before`` is the sheet the last settle gave: its state is known
         else:
             state0 = state_id(before, rs)
-    clock = sheet.clock
+    clock = v["clock"]
     if state1 == "mourant":
-        if sheet.dying_roll_at is None or state0 != "mourant":
-            changes["dying_roll_at"] = clock + rs.dying.first_roll_after_rounds * rs.time_units["round"]
-    elif sheet.dying_roll_at is not None:
+        if v["dying_roll_at"] is None or state0 != "mourant":
+            changes["dying_roll_at"] = clock + f.first_dying_roll
+    elif v["dying_roll_at"] is not None:
         changes["dying_roll_at"] = None
     if recovery_at is None:
         if recovery == "assisted" or recovery == "alone":
-            rec = rs.recovery
-            hours = rec.assisted_first_roll_hours if recovery == "assisted" else rec.alone_interval_hours
-            changes["recovery_roll_at"] = clock + _hours(rs, hours)
+            changes["recovery_roll_at"] = clock + (
+                f.assisted_first_roll if recovery == "assisted" else f.alone_interval
+            )
         elif recovery == "alone_awake":
-            changes["recovery_roll_at"] = clock + _hours(rs, rs.recovery.alone_first_daily_roll_hours)
+            changes["recovery_roll_at"] = clock + f.alone_first_daily_roll
     elif recovery == "" or recovery == "awake":
         changes["recovery_roll_at"] = None
-    if sheet.nonlethal > 0 and rs.nonlethal.recovery_per_hour_per_level > 0:
-        if sheet.nonlethal_heal_at is None:
-            changes["nonlethal_heal_at"] = clock + _hours(rs, 1)
-    elif sheet.nonlethal_heal_at is not None:
+    if v["nonlethal"] > 0 and f.nonlethal_recovers:
+        if v["nonlethal_heal_at"] is None:
+            changes["nonlethal_heal_at"] = clock + f.hour
+    elif v["nonlethal_heal_at"] is not None:
         changes["nonlethal_heal_at"] = None
     if temporary > 0 and noted is None:
         changes["temporary_noted"] = current
-    if changes:
+    if v is not d:  # ``_made`` without the call
+        v.update(changes)
+        sheet = with_values(sheet, v)
+    elif changes:
         sheet = evolve(sheet, **changes)
     if state1 != state0:
-        _tell_state(sheet, rs, ctx, state0, state1)
-    _LAST_STATE[0] = (sheet, rs, state1)
+        _tell_state(sheet, rs, f, ctx, state0, state1)
+    SETTLED[0] = (sheet, rs, state1, top)
     return sheet
 
 
-def _tell_state(sheet: D20Sheet, rs: D20Rules, ctx: Context, state0: str, state1: str) -> None:
+def _made(sheet: D20Sheet, values: dict[str, Any], changes: Changes) -> D20Sheet:
+    """The sheet ``_settle`` gives: ``values`` (``sheet``'s own, or a copy with the handler's changes) with
+    ``changes``, in one copy, or ``sheet`` itself when nothing changed."""
+    if values is not sheet.__dict__:
+        values.update(changes)
+        return with_values(sheet, values)
+    return evolve(sheet, **changes) if changes else sheet
+
+
+# What a death stops (``_die``): what only the living have.
+DEATH: dict[str, Any] = {
+    "dead": True,
+    "recovery": "",
+    "dying_roll_at": None,
+    "recovery_roll_at": None,
+    "nonlethal_heal_at": None,
+}
+
+
+def _tell_state(sheet: D20Sheet, rs: D20Rules, f: Figures, ctx: Context, state0: str, state1: str) -> None:
     """The journal line and the UI's events of a change of state."""
-    why = health_state(sheet, rs, "")[1]
-    label0 = rs.health_states[state0].label
-    label1 = rs.health_states[state1].label
-    ctx.say(f"État : {label0} → {label1} ({why}) — {rs.health_states[state1].effect}")
+    why = state_words(sheet, rs, state1)
+    labels = f.state_labels
+    ctx.say(f"État : {labels[state0]} → {labels[state1]} ({why}) — {f.state_effects[state1]}")
     news = WORSE_NEWS.get(state1)
     if news and STATE_RANK[state1] > STATE_RANK[state0]:
         ctx.event(news)
@@ -220,20 +271,20 @@ def _tell_state(sheet: D20Sheet, rs: D20Rules, ctx: Context, state0: str, state1
         ctx.event("woke")
 
 
-# The last sheet ``_settle`` gave, its table and its state: the next action starts from it, and its state
-# is the « before » of the next settle (issue 15: one state worked out per action, not two). Sheets are
-# immutable, so the identity of the object is enough.
-_LAST_STATE: list[tuple[Any, Any, str]] = [(None, None, "")]
-
-
 H = TypeVar("H", bound=Action)
 
 
-def _settled(handler: Callable[[D20Sheet, H, Context], D20Sheet]) -> Callable[[D20Sheet, H, Context], D20Sheet]:
-    """Every handler ends with ``_settle`` (states, deaths, timers), whatever path it took."""
+def _settled(
+    handler: Callable[[D20Sheet, H, Context], D20Sheet | Changes],
+) -> Callable[[D20Sheet, H, Context], D20Sheet]:
+    """Every handler ends with ``_settle`` (states, deaths, timers), whatever path it took. A handler returns
+    the new sheet, or the changes to make to the one it was given."""
 
     def run(sheet: D20Sheet, action: H, ctx: Context) -> D20Sheet:
-        return _settle(sheet, handler(sheet, action, ctx), ctx.ruleset, ctx)
+        result = handler(sheet, action, ctx)
+        if isinstance(result, dict):
+            return _settle(sheet, sheet, ctx.ruleset, ctx, result)
+        return _settle(sheet, result, ctx.ruleset, ctx)
 
     run.__name__ = handler.__name__
     run.__doc__ = handler.__doc__
@@ -256,15 +307,23 @@ def _settled_inside(
 
 def _lose(sheet: D20Sheet, amount: int, rs: D20Rules, ctx: Context, what: str) -> tuple[D20Sheet, int]:
     """``amount`` PV lost, temporary PV first; returns the sheet and what the real PV lost."""
-    absorbed = min(sheet.temporary, amount)
+    changes, real = _lost(sheet, amount, ctx, what)
+    return evolve(sheet, **changes), real
+
+
+def _lost(sheet: D20Sheet, amount: int, ctx: Context, what: str) -> tuple[Changes, int]:
+    """``_lose``'s changes, not yet made."""
+    d = sheet.__dict__  # the fields as a dict: cheaper to read than a pydantic model's attributes (issue 15)
+    temporary, current = d["temporary"], d["current"]
+    absorbed = min(temporary, amount)
     real = amount - absorbed
-    new_current = _points(sheet.current - real)
-    line = f"{what} : {_name(sheet)} perd {amount} PV"
+    new_current = _points(current - real)
+    line = f"{what} : {d['name'] or 'Le personnage'} perd {amount} PV"
     if absorbed:
         line += f" ({absorbed} absorbés par les PV temporaires)"
-    line += f" : {fmt_int(sheet.current)} → {fmt_int(new_current)} PV."
+    line += f" : {fmt_int(current)} → {fmt_int(new_current)} PV."
     ctx.say(line)
-    return evolve(sheet, temporary=sheet.temporary - absorbed, current=new_current), real
+    return {"temporary": temporary - absorbed, "current": new_current}, real
 
 
 def _con_changed(old: D20Sheet, new: D20Sheet, rs: D20Rules, ctx: Context) -> D20Sheet:
@@ -303,27 +362,48 @@ def _heal_pv(
     rest: bool = False,
 ) -> tuple[D20Sheet, int]:
     """PV regained: never above the maximum, never more than was lost (001 § Limites de la guérison)."""
+    changes, gained = _healed(sheet, amount, rs, ctx, what=what, magical=magical, rest=rest)
+    return evolve(sheet, **changes), gained
+
+
+def _healed(
+    sheet: D20Sheet,
+    amount: int,
+    rs: D20Rules,
+    ctx: Context,
+    *,
+    what: str,
+    magical: bool,
+    rest: bool = False,
+) -> tuple[Changes, int]:
+    """``_heal_pv``'s changes, not yet made."""
+    d = sheet.__dict__  # the fields as a dict: cheaper to read than a pydantic model's attributes (issue 15)
+    f = figures(rs)
     top = maximum(sheet, rs)
-    gained = max(0, min(amount, top - sheet.current))
-    new_current = sheet.current + gained
-    line = f"{what} : {fmt_int(sheet.current)} → {fmt_int(new_current)} PV"
+    current = d["current"]
+    gained = max(0, min(amount, top - current))
+    new_current = current + gained
+    line = f"{what} : {fmt_int(current)} → {fmt_int(new_current)} PV"
     if amount > gained:
         line += f" (maximum {top} ; jamais plus que les PV perdus : {amount - gained} sans effet)"
     ctx.say(line + ".")
     changes: dict[str, Any] = {"current": new_current}
-    if sheet.temporary and sheet.temporary_noted is not None and new_current > sheet.temporary_noted:
+    noted = d["temporary_noted"]
+    if d["temporary"] and noted is not None and new_current > noted:
         # The healing is real: the value the PV fall back to when the temporary PV go includes it (T4).
         changes["temporary_noted"] = new_current
-    removes = rs.nonlethal.rest_removes if rest else (magical or rs.nonlethal.healing_removes == "any")
-    if removes and sheet.nonlethal and amount > 0:
+    removes = f.rest_removes if rest else (magical or f.healing_removes_any)
+    nonlethal = d["nonlethal"]
+    if removes and nonlethal and amount > 0:
         # « Les sorts permettant de récupérer des points de vie font également disparaître un nombre égal
         #   de points de dégâts non-létaux »
-        removed = min(sheet.nonlethal, amount)
-        changes["nonlethal"] = sheet.nonlethal - removed
-        ctx.say(f"Les soins effacent aussi {removed} dégâts non létaux : {sheet.nonlethal} → {changes['nonlethal']}.")
-    if sheet.current < rs.thresholds.disabled_at and new_current < rs.thresholds.disabled_at and not rest:
-        if sheet.recovery == "":
-            if magical and gained >= rs.dying.heal_spell_min:
+        removed = min(nonlethal, amount)
+        changes["nonlethal"] = nonlethal - removed
+        ctx.say(f"Les soins effacent aussi {removed} dégâts non létaux : {nonlethal} → {changes['nonlethal']}.")
+    if current < f.zero and new_current < f.zero and not rest:
+        recovery = d["recovery"]
+        if recovery == "":
+            if magical and gained >= f.heal_spell_min:
                 # « Si un sort de guérison lui rend ne serait-ce qu'un point de vie, il cesse de perdre des
                 #   points de vie et son état se stabilise. »
                 ctx.say("Le sort de guérison stabilise son état : plus de perte de PV (récupération avec assistance).")
@@ -333,24 +413,24 @@ def _heal_pv(
             elif magical:
                 ctx.say(
                     f"Un sort qui ne rend aucun PV ne stabilise pas (au moins "
-                    f"{plural(rs.dying.heal_spell_min, 'PV')} nécessaire) : l'état reste Mourant."
+                    f"{plural(f.heal_spell_min, 'PV')} nécessaire) : l'état reste Mourant."
                 )
             else:
                 ctx.say("Des soins non magiques ne stabilisent pas : l'état reste Mourant.")
-        elif sheet.recovery in ("alone", "alone_awake"):
+        elif recovery in ("alone", "alone_awake"):
             # Someone now tends the character (the healer's intervention of « Récupération avec assistance »).
-            changes["recovery"] = "assisted" if sheet.recovery == "alone" else "awake"
+            changes["recovery"] = "assisted" if recovery == "alone" else "awake"
             changes["recovery_roll_at"] = None
             ctx.say("Des soins arrivent : la récupération se fait désormais avec assistance.")
-    new = evolve(sheet, **changes)
-    if new.wounds:
-        full = rs.local_wounds.heal_at_full and new_current >= top and sheet.current < top
-        by_magic = rs.local_wounds.heal_by_magic and magical and gained > 0
+    wounds = d["wounds"]
+    if wounds:
+        full = f.wounds_heal_at_full and new_current >= top and current < top
+        by_magic = f.wounds_heal_by_magic and magical and gained > 0
         if full or by_magic:
-            parts = ", ".join(_part_label(w.body_part, rs) for w in new.wounds)
+            parts = ", ".join(_part_label(w.body_part, rs) for w in wounds)
             ctx.say(f"Blessures localisées guéries ({'PV au maximum' if full else 'soins magiques'}) : {parts}.")
-            new = evolve(new, wounds=())
-    return new, gained
+            changes["wounds"] = ()
+    return changes, gained
 
 
 def _check_part(part: str, rs: D20Rules) -> None:
@@ -382,59 +462,75 @@ def _add_wound(sheet: D20Sheet, part: str, note: str, rs: D20Rules, ctx: Context
 
 
 @_settled
-def damage(sheet: D20Sheet, action: Damage, ctx: Context) -> D20Sheet:
+def damage(sheet: D20Sheet, action: Damage, ctx: Context) -> D20Sheet | Changes:
     rs: D20Rules = ctx.ruleset
-    if action.body_part is not None:
-        _check_part(action.body_part, rs)
+    a = action.__dict__  # the fields as a dict: cheaper to read than a pydantic model's attributes (issue 15)
+    part, hits, nonlethal = a["body_part"], a["hits"], a["nonlethal"]
+    if part is not None:
+        _check_part(part, rs)
     if is_dead(sheet, rs):
         ctx.say(f"{_name(sheet)} a déjà perdu la vie : dégâts sans effet.")
         return sheet
+    f = figures(rs)
     dealt, dead = 0, False
-    for _ in range(action.hits):
-        roll = ctx.amount(action.amount, "Dégâts")
+    # Each hit falls on the sheet the last one left; the changes of a hit alone are left to ``_settle`` (then
+    # ``sheet`` is still the one given: every other path makes the changes as it goes).
+    many = hits > 1 or part is not None
+    changes: Changes = {}
+    for _ in range(hits):
+        if changes:
+            sheet, changes = evolve(sheet, **changes), {}
+        roll = ctx.amount(a["amount"], "Dégâts")
         if not roll.given:
             ctx.say(f"Dégâts : {roll.detail}.")
         amount = roll.total
         if amount < 0:
             raise Refused(f"Des dégâts négatifs ({amount}) n'ont pas de sens : utilisez Soins.")
-        if action.save_halves:
+        if a["save_halves"]:
             ctx.say(f"Jet de sauvegarde réussi : dégâts réduits de moitié, {amount} → {amount // 2}.")
             amount //= 2
-        if action.nonlethal:
-            sheet, real = _take_nonlethal(sheet, amount, rs, ctx)
+        if nonlethal:
+            changes, real = _take_nonlethal(sheet, amount, f, ctx)
         else:
-            sheet, real = _take_lethal(sheet, amount, rs, ctx)
+            changes, real = _take_lethal(sheet, amount, f, ctx)
         dealt += real
-        massive = action.single_attack and amount >= rs.massive_damage.threshold
-        if massive and (not action.nonlethal or rs.massive_damage.nonlethal_counts) and not is_dead(sheet, rs):
-            sheet = _massive_damage(sheet, amount, rs, ctx)
-        if action.hits > 1 or action.body_part is not None:  # else ``_settle`` alone needs to know
+        massive = a["single_attack"] and amount >= f.massive_threshold
+        if massive and (not nonlethal or f.massive_nonlethal):
+            sheet, changes = evolve(sheet, **changes), {}
+            if not is_dead(sheet, rs):
+                sheet = _massive_damage(sheet, amount, rs, ctx)
+        if many:  # else ``_settle`` alone needs to know
+            if changes:
+                sheet, changes = evolve(sheet, **changes), {}
             dead = is_dead(sheet, rs)
             if dead:
                 break  # the hits left fall on a corpse; ``_settle`` records the death
-    if action.body_part is not None and dealt > 0 and not dead:
-        sheet = _add_wound(sheet, action.body_part, "", rs, ctx)
-    return sheet
+    if part is not None and dealt > 0 and not dead:
+        return _add_wound(sheet, part, "", rs, ctx)
+    return changes if changes else sheet
 
 
-def _take_lethal(sheet: D20Sheet, amount: int, rs: D20Rules, ctx: Context) -> tuple[D20Sheet, int]:
-    sheet, real = _lose(sheet, amount, rs, ctx, "Dégâts")
-    if real > 0 and sheet.recovery and rs.dying.damage_breaks_stability:
+def _take_lethal(sheet: D20Sheet, amount: int, f: Figures, ctx: Context) -> tuple[Changes, int]:
+    changes, real = _lost(sheet, amount, ctx, "Dégâts")
+    if real > 0 and sheet.recovery and f.damage_breaks_stability:
         ctx.say("Les nouveaux dégâts rouvrent ses blessures : fin de la stabilisation.")
-        sheet = evolve(sheet, recovery="", recovery_roll_at=None)
-    return sheet, real
+        changes["recovery"] = ""
+        changes["recovery_roll_at"] = None
+    return changes, real
 
 
-def _take_nonlethal(sheet: D20Sheet, amount: int, rs: D20Rules, ctx: Context) -> tuple[D20Sheet, int]:
+def _take_nonlethal(sheet: D20Sheet, amount: int, f: Figures, ctx: Context) -> tuple[Changes, int]:
     """« faites-en le total à part. Ne les déduisez surtout pas de son nombre de points de vie ! »"""
-    absorbed = min(sheet.temporary, amount) if rs.temporary.absorb_nonlethal else 0
+    d = sheet.__dict__
+    temporary, nonlethal = d["temporary"], d["nonlethal"]
+    absorbed = min(temporary, amount) if f.absorb_nonlethal else 0
     rest = amount - absorbed
-    total = min(MAX_POINTS, sheet.nonlethal + rest)
-    line = f"{_name(sheet)} subit {amount} dégâts non létaux (comptés à part, jamais ôtés des PV)"
+    total = min(MAX_POINTS, nonlethal + rest)
+    line = f"{d['name'] or 'Le personnage'} subit {amount} dégâts non létaux (comptés à part, jamais ôtés des PV)"
     if absorbed:
         line += f", {absorbed} absorbés par les PV temporaires"
-    ctx.say(f"{line} : total {sheet.nonlethal} → {total}.")
-    return evolve(sheet, nonlethal=total, temporary=sheet.temporary - absorbed), rest
+    ctx.say(f"{line} : total {nonlethal} → {total}.")
+    return {"nonlethal": total, "temporary": temporary - absorbed}, rest
 
 
 def _massive_damage(sheet: D20Sheet, amount: int, rs: D20Rules, ctx: Context) -> D20Sheet:
@@ -449,20 +545,21 @@ def _massive_damage(sheet: D20Sheet, amount: int, rs: D20Rules, ctx: Context) ->
 
 
 @_settled
-def heal(sheet: D20Sheet, action: Heal, ctx: Context) -> D20Sheet:
+def heal(sheet: D20Sheet, action: Heal, ctx: Context) -> Changes:
     rs: D20Rules = ctx.ruleset
     _alive(sheet, rs, "regagner des points de vie (seule une résurrection ramène à la vie)")
-    roll = ctx.amount(action.amount, "Soins")
+    a = action.__dict__  # the fields as a dict: cheaper to read than a pydantic model's attributes (issue 15)
+    roll = ctx.amount(a["amount"], "Soins")
     if roll.total < 0:
         raise Refused(f"Des soins négatifs ({roll.total}) n'ont pas de sens : utilisez Dégâts.")
     shown = roll.detail if not roll.given else str(roll.total)
-    what = f"{'Soins magiques' if action.magical else 'Soins'} {shown}"
-    sheet, _ = _heal_pv(sheet, roll.total, rs, ctx, what=what, magical=action.magical)
-    return sheet
+    magical = a["magical"]
+    what = f"{'Soins magiques' if magical else 'Soins'} {shown}"
+    return _healed(sheet, roll.total, rs, ctx, what=what, magical=magical)[0]
 
 
 @_settled
-def gain_temporary(sheet: D20Sheet, action: GainTemporary, ctx: Context) -> D20Sheet:
+def gain_temporary(sheet: D20Sheet, action: GainTemporary, ctx: Context) -> D20Sheet | Changes:
     rs: D20Rules = ctx.ruleset
     _alive(sheet, rs, "recevoir des points de vie temporaires")
     amount = ctx.amount(action.amount, "PV temporaires").total
@@ -479,15 +576,15 @@ def gain_temporary(sheet: D20Sheet, action: GainTemporary, ctx: Context) -> D20S
         ctx.say(f"PV temporaires : {old} remplacés par {amount} ; PV notés : {fmt_int(noted)}.")
     else:
         ctx.say(f"PV temporaires : {amount} ; PV notés avant l'effet : {fmt_int(noted)}.")
-    return evolve(sheet, temporary=amount, temporary_noted=noted if amount else None)
+    return {"temporary": amount, "temporary_noted": noted if amount else None}
 
 
 @_settled
-def lose_temporary(sheet: D20Sheet, action: LoseTemporary, ctx: Context) -> D20Sheet:
+def lose_temporary(sheet: D20Sheet, action: LoseTemporary, ctx: Context) -> Changes:
     rs: D20Rules = ctx.ruleset
     if not sheet.temporary:
         ctx.say("Aucun point de vie temporaire.")
-        return evolve(sheet, temporary_noted=None)
+        return {"temporary_noted": None}
     noted = sheet.temporary_noted if sheet.temporary_noted is not None else sheet.current
     before_total = pv_total(sheet, rs)
     # « le total de points de vie de l'aventurier retombe à la valeur notée, à moins qu'il se trouve déjà
@@ -501,34 +598,37 @@ def lose_temporary(sheet: D20Sheet, action: LoseTemporary, ctx: Context) -> D20S
         f"Les {sheet.temporary} PV temporaires disparaissent (jamais récupérables) : total {fmt_int(before_total)} → "
         f"{fmt_int(new_current)} PV, {how}."
     )
-    return evolve(sheet, temporary=0, temporary_noted=None, current=new_current)
+    return {"temporary": 0, "temporary_noted": None, "current": new_current}
 
 
 @_settled
-def set_condition(sheet: D20Sheet, action: SetCondition, ctx: Context) -> D20Sheet:
+def set_condition(sheet: D20Sheet, action: SetCondition, ctx: Context) -> D20Sheet | Changes:
     rs: D20Rules = ctx.ruleset
-    cid = action.condition
-    rule = rs.conditions.get(cid)
-    if rule is None:
+    f = figures(rs)
+    a = action.__dict__  # the fields as a dict: cheaper to read than a pydantic model's attributes (issue 15)
+    cid = a["condition"]
+    label = f.condition_labels.get(cid)
+    if label is None:
         known = ", ".join(r.label for r in rs.conditions.values() if r.settable)
         raise Refused(f"État inconnu : « {cid} » (états à poser : {known}).")
-    if action.active:
-        if not rule.settable:
-            raise Refused(f"L'état {rule.label} découle des points de vie : on ne le pose pas à la main.")
-        if cid in sheet.conditions:
-            ctx.say(f"{rule.label} : déjà en place.")
+    conditions = sheet.conditions
+    if a["active"]:
+        if cid not in f.settable:
+            raise Refused(f"L'état {label} découle des points de vie : on ne le pose pas à la main.")
+        if cid in conditions:
+            ctx.say(f"{label} : déjà en place.")
             return sheet
         _alive(sheet, rs, "changer d'état")
-        ctx.say(f"État {rule.label} ajouté.")
-        return evolve(sheet, conditions=tuple(sorted({*sheet.conditions, cid})))
-    if cid not in sheet.conditions:
+        ctx.say(f"État {label} ajouté.")
+        return {"conditions": tuple(sorted({*conditions, cid}))}
+    if cid not in conditions:
         why = effective_conditions(sheet, rs).get(cid)
         if why:
-            raise Refused(f"L'état {rule.label} {why} : on ne le retire pas à la main.")
-        ctx.say(f"{rule.label} : n'était pas en place.")
+            raise Refused(f"L'état {label} {why} : on ne le retire pas à la main.")
+        ctx.say(f"{label} : n'était pas en place.")
         return sheet
-    ctx.say(f"État {rule.label} retiré.")
-    return evolve(sheet, conditions=tuple(c for c in sheet.conditions if c != cid))
+    ctx.say(f"État {label} retiré.")
+    return {"conditions": tuple(c for c in conditions if c != cid)}
 
 
 @_settled

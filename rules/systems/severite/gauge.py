@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from operator import attrgetter
 
 from rules.errors import Refused
-from rules.model import Context, construct, evolve
+from rules.model import Context, _new, _set_dict, _set_extra, _set_fields_set, _set_private, construct, evolve
 from rules.systems.severite.sheet import MAX_SEQUEL, MAX_SEQUELS, SeveriteSheet, TurnTimer, Wound
 from rules.systems.severite.table import SeveriteRules
 
@@ -16,6 +16,7 @@ _HEAVIEST = attrgetter("notches", "id")
 
 
 _ID = attrgetter("id")
+_IGNORED = attrgetter("ignored")
 
 # What a tuple of wounds holds, by the tuple's identity: (the tuple, its notches, its highest id). Sheets and
 # their wounds are immutable and each action starts from the sheet the last one gave, so the sums over
@@ -57,11 +58,87 @@ def with_wound(sheet: SeveriteSheet, wound: Wound) -> SeveriteSheet:
     return evolve(sheet, wounds=wounds)
 
 
+# The fields a new wound is given (``new_wound``), as ``construct`` would record them.
+_NEW_WOUND_FIELDS = frozenset(
+    (
+        "id",
+        "grade",
+        "notches",
+        "severity",
+        "body_part",
+        "damage_type",
+        "psychological",
+        "handicap",
+        "handicap_penalty",
+        "crippled",
+        "note",
+    )
+)
+
+
+def new_wound(
+    wound_id: int,
+    grade: str,
+    notches: int,
+    severity: int | None,
+    body_part: str | None,
+    damage_type: str | None,
+    psychological: bool,
+    handicap: str,
+    handicap_penalty: int,
+    crippled: bool,
+    note: str,
+) -> Wound:
+    """``construct(Wound, id=…, grade=…, …)`` with these eleven fields (the rest at their defaults), built
+    directly: one per hit (issue 15). The fields in the model's order, as validation stores them."""
+    wound = _new(Wound)
+    _set_dict(
+        wound,
+        {
+            "id": wound_id,
+            "grade": grade,
+            "notches": notches,
+            "severity": severity,
+            "body_part": body_part,
+            "damage_type": damage_type,
+            "psychological": psychological,
+            "treatment": None,
+            "diagnosis": "",
+            "handicap": handicap,
+            "handicap_penalty": handicap_penalty,
+            "crippled": crippled,
+            "ignored": False,
+            "survived": False,
+            "note": note,
+        },
+    )
+    _set_fields_set(wound, set(_NEW_WOUND_FIELDS))
+    _set_extra(wound, None)
+    _set_private(wound, None)
+    return wound
+
+
 class Grid:
     """What the rules look up in a rule table at every action, worked out once per table: the gauge's
-    tiers and their texts, the labels the journal writes."""
+    tiers and their texts, the labels the journal writes, the grades of a Sévérité and the success
+    levels of a margin (issue 15: read once per table, not walked at every action)."""
 
-    __slots__ = ("beyond", "capacity", "grade_labels", "part_texts", "per", "texts", "tiers")
+    __slots__ = (
+        "beyond",
+        "beyond_text",
+        "capacity",
+        "condition_labels",
+        "grade_at",
+        "grade_labels",
+        "level_at",
+        "needed",
+        "part_texts",
+        "per",
+        "psychological",
+        "texts",
+        "tiers",
+        "vital",
+    )
 
     def __init__(self, rs: SeveriteRules) -> None:
         self.per = rs.trauma.notches_per_tier
@@ -69,9 +146,23 @@ class Grid:
         self.beyond: tuple[str, int | None] = (rs.trauma.beyond.label, rs.trauma.beyond.opposition)
         self.capacity = len(self.tiers) * self.per
         self.texts = tuple(_tier_text(n, self) for n in range(self.capacity + 1))
+        # Past the gauge every count reads the same (« au-delà de la jauge : Ardu (14) »).
+        self.beyond_text = _tier_text(self.capacity + 1, self)
         self.grade_labels = {gid: g.label for gid, g in rs.grades.items()}
         # « (bras gauche) » after a wound or a zone in the journal.
         self.part_texts = {pid: f" ({p.label.lower()})" for pid, p in rs.body_parts.items()}
+        self.vital = {pid: p.vital for pid, p in rs.body_parts.items()}
+        self.psychological = frozenset(did for did, d in rs.damage_types.items() if d.psychological)
+        self.condition_labels = {cid: c.label for cid, c in rs.conditions.items()}
+        # The grade of each Sévérité from 0 to the highest threshold (above it: the last entry), the
+        # success level of each margin from 0 to the highest threshold: what ``wound_grade`` and
+        # ``success_level`` find by walking the table.
+        top = max([0, *(g.min_severity for g in rs.grades.values())])
+        self.grade_at = tuple(_walk_grades(n, rs) for n in range(top + 1))
+        top = max([0, *(lv.min_margin for lv in rs.success_levels.values())])
+        self.level_at = tuple(_walk_levels(n, rs) for n in range(top + 1))
+        # ``_test_needed``'s answers, by (gauge before, gauge after, grade id).
+        self.needed: dict[tuple[int, int, str], tuple[int, str] | None] = {}
 
 
 _GRIDS: dict[int, tuple[SeveriteRules, Grid]] = {}
@@ -127,8 +218,14 @@ def tier_rule(tier: int, rs: SeveriteRules) -> tuple[str, int | None]:
 
 def tier_text(notches: int, rs: SeveriteRules) -> str:
     """« palier 2 : Jouable (8) », « au-delà de la jauge : Ardu (14) »…"""
-    g = grid(rs)
-    if 0 <= notches <= g.capacity:
+    return grid_text(notches, grid(rs))
+
+
+def grid_text(notches: int, g: Grid) -> str:
+    """``tier_text`` with the table's ``Grid`` at hand."""
+    if notches > g.capacity:
+        return g.beyond_text
+    if notches >= 0:
         return g.texts[notches]
     return _tier_text(notches, g)
 
@@ -143,6 +240,15 @@ def power_grade(margin: int, rs: SeveriteRules) -> str:
 
 
 def wound_grade(severity: int, rs: SeveriteRules) -> str:
+    """The grade of a Sévérité: the last grade of the table whose ``min_severity`` it reaches (the first
+    grade when it reaches none)."""
+    at = grid(rs).grade_at
+    if severity < 0:
+        return _walk_grades(severity, rs)
+    return at[severity] if severity < len(at) else at[-1]
+
+
+def _walk_grades(severity: int, rs: SeveriteRules) -> str:
     found = next(iter(rs.grades))
     for gid, grade in rs.grades.items():
         if severity >= grade.min_severity:
@@ -154,6 +260,11 @@ def success_level(margin: int, rs: SeveriteRules) -> str | None:
     """The success level of a Défi's margin (``None``: failure)."""
     if margin < 0:
         return None
+    at = grid(rs).level_at
+    return at[margin] if margin < len(at) else at[-1]
+
+
+def _walk_levels(margin: int, rs: SeveriteRules) -> str:
     found = next(iter(rs.success_levels))
     for sid, level in rs.success_levels.items():
         if margin >= level.min_margin:
@@ -260,7 +371,7 @@ def _drop_conditions(sheet: SeveriteSheet, gone: set[str]) -> SeveriteSheet:
         "conditions": tuple(c for c in sheet.conditions if c not in gone),
         "turn_timers": tuple(t for t in sheet.turn_timers if t.condition not in gone),
     }
-    if "inebranlable" in gone and any(w.ignored for w in sheet.wounds):
+    if "inebranlable" in gone and any(map(_IGNORED, sheet.wounds)):
         changes["wounds"] = tuple(evolve(w, ignored=False) if w.ignored else w for w in sheet.wounds)
     return evolve(sheet, **changes)
 
@@ -332,45 +443,55 @@ def _lower_gauge(
     heaviest wounds. ``heals``: a wound brought to 0 notches this way is healed (supernatural care);
     otherwise it stays until treated (adrenaline lowers stress, it does not close a wound).
     """
+    wounds = sheet.wounds
     if only is not None:
         order = [_find_wound(sheet, only)]
     else:
-        order = sorted(sheet.wounds, key=_HEAVIEST, reverse=True)
+        order = sorted(wounds, key=_HEAVIEST, reverse=True)
         if prefer is not None:
             at = next((i for i, w in enumerate(order) if w.id == prefer), None)
             if at:
                 order.insert(0, order.pop(at))
     left = count
-    lowered: dict[int, int] = {}
+    # What changes, by the wound object (``None``: it leaves the sheet).
+    changed: dict[int, Wound | None] = {}
+    healed: list[Wound] = []
+    _, notches_before, last = _figures(wounds)
     for wound in order:
         if left <= 0:
             break
         notches = wound.notches
         if notches:
             take = notches if notches < left else left
-            lowered[wound.id] = notches - take
             left -= take
-    gone: set[int] = set()
-    if heals:
-        gone = {i for i, n in lowered.items() if n == 0}
-        if only is not None and order[0].notches == 0:
-            gone.add(only)
-    if not lowered and not gone:
+            if heals and take == notches:
+                changed[id(wound)] = None
+                healed.append(wound)
+            else:
+                changed[id(wound)] = evolve(wound, notches=notches - take)
+    if heals and only is not None and order[0].notches == 0:
+        changed[id(order[0])] = None
+        healed.append(order[0])
+    if not changed:
         return sheet, 0
-    healed: list[Wound] = []
-    wounds: list[Wound] = []
-    _, notches_before, last = _figures(sheet.wounds)
-    for wound in sheet.wounds:
-        wid = wound.id
-        if wid in gone:
-            healed.append(wound)  # it leaves the sheet: its notches no longer matter
-        elif wid in lowered:
-            wounds.append(evolve(wound, notches=lowered[wid]))
-        else:
-            wounds.append(wound)
-    kept = tuple(wounds)
+    # Where the changed wounds sit (the tuple is rebuilt from slices: a hit lowers a wound or two of 30).
+    place = list(map(id, wounds)).index
+    spots = sorted(place(key) for key in changed)
+    if len(healed) > 1:  # in the sheet's order, as the journal tells them
+        healed.sort(key=lambda w: place(id(w)))
+    gone_last = any(w.id == last for w in healed)
+    pieces: list[Wound] = []
+    begin = 0
+    for at in spots:
+        pieces += wounds[begin:at]
+        replacement = changed[id(wounds[at])]
+        if replacement is not None:
+            pieces.append(replacement)
+        begin = at + 1
+    pieces += wounds[begin:]
+    kept = tuple(pieces)
     # A wound that leaves had no notch left (lowered to 0, or ``only`` at 0): the gauge lost what was taken.
-    highest = last if last not in gone else max(map(_ID, kept), default=0)
+    highest = max(map(_ID, kept), default=0) if gone_last else last
     _remember_figures((kept, notches_before - (count - left), highest))
     sheet = evolve(sheet, wounds=kept)
     return _heal_away(sheet, healed, rs, ctx, removed=True), count - left

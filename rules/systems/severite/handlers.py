@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rules.actions import ClearConditions, Damage, Heal, SetCondition
 from rules.errors import Refused
-from rules.model import Context, construct, evolve, fmt_int, plural, signed
+from rules.model import Context, evolve, fmt_int, plural, signed
 from rules.systems.severite.actions import (
     DiagnoseWound,
     EndConflict,
@@ -24,16 +24,19 @@ from rules.systems.severite.gauge import (
     _check_part,
     _drop_conditions,
     _end_conflict,
+    _figures,
     _find_wound,
     _grade_label,
     _is_psychological,
     _lower_gauge,
     _name,
     _put_condition,
+    _remember_figures,
     _replace_wound,
     condition_label,
     grid,
-    last_wound_id,
+    grid_text,
+    new_wound,
     power_grade,
     protection,
     success_level,
@@ -42,7 +45,6 @@ from rules.systems.severite.gauge import (
     tier_text,
     trauma,
     unknown,
-    with_wound,
     wound_grade,
     wound_label,
 )
@@ -83,23 +85,26 @@ def _tenacity(
     wound_id: int | None,
 ) -> SeveriteSheet:
     """A Défi de Ténacité and its result (003 § Ténacité)."""
-    blocking = [c for c in rs.tenacity.skipped_when if c in sheet.conditions]
     if sheet.dead:
         return sheet
-    if blocking:
-        labels = ", ".join(condition_label(c, rs) for c in blocking)
-        ctx.say(f"Pas de Défi de Ténacité pour {_name(sheet)}, déjà dans l'état : {labels}.")
-        return sheet
+    conditions = sheet.conditions
+    if conditions:
+        blocking = [c for c in rs.tenacity.skipped_when if c in conditions]
+        if blocking:
+            labels = ", ".join(condition_label(c, rs) for c in blocking)
+            ctx.say(f"Pas de Défi de Ténacité pour {_name(sheet)}, déjà dans l'état : {labels}.")
+            return sheet
     total, parts = _tenacity_roll(sheet, rs, ctx, psychological)
     margin = total - opposition
     head = f"Défi de Ténacité contre {against} ({opposition}) : {parts} = {fmt_int(total)}"
-    level_id = success_level(margin, rs)
-    if level_id is None:
+    if margin < 0:
         # « Si le Défi est échoué, vous êtes hors combat … incapable d'agir jusqu'à la fin du Conflit. »
         cid = rs.tenacity.failure_condition
         ctx.say(f"{head} → échec : {condition_label(cid, rs).lower()} jusqu'à la fin du Conflit.")
         ctx.event("out_of_combat")
         return _put_condition(sheet, cid, rs)
+    level_id = success_level(margin, rs)
+    assert level_id is not None
     level = rs.success_levels[level_id]
     result = rs.tenacity_results[level.tenacity]
     ctx.say(f"{head} → réussite {level.label} (différence {margin}) : Ténacité {result.label}. {result.effect}")
@@ -166,47 +171,52 @@ def _add_wound(
     test: bool = True,
 ) -> SeveriteSheet:
     """A Blessure of ``grade_id`` lands: the gauge, the Fatale rules, the Défi de Ténacité."""
+    g = grid(rs)
     grade = rs.grades[grade_id]
-    where = (grid(rs).part_texts.get(body_part) or f" ({body_part})") if body_part else ""
+    where = (g.part_texts.get(body_part) or f" ({body_part})") if body_part else ""
     if handicap and grade.handicap == "never":
         ctx.say(f"Une Blessure {grade.label} ne laisse pas de Handicap : « {handicap} » n'est pas retenu.")
         handicap, handicap_penalty = "", 0
-    if grade.notches == 0 and not grade.recorded and not grade.fatal:
+    notches = grade.notches
+    if notches == 0 and not grade.recorded and not grade.fatal:
         # « Il n'est pas systématique de prendre note de ces Blessures, car elles ne provoquent aucune séquelle. »
         ctx.say(f"Blessure {grade.label}{where} : effet insignifiant, non notée sur la fiche.")
         ctx.event("wound")
         return sheet
-    vital = body_part is None or (body_part in rs.body_parts and rs.body_parts[body_part].vital)
+    vital = body_part is None or g.vital.get(body_part, False)
     crippled = grade.fatal and not vital
     if crippled and not handicap:
         handicap = rs.fatal.crippled_handicap
-    if len(sheet.wounds) >= MAX_WOUNDS:
+    wounds = sheet.wounds
+    if len(wounds) >= MAX_WOUNDS:
         raise Refused(f"La fiche compte déjà {MAX_WOUNDS} blessures : effacez celles qui n'ont plus lieu d'être.")
-    wound_id = last_wound_id(sheet) + 1
+    _, before, last = _figures(wounds)
+    wound_id = last + 1
     if wound_id > MAX_WOUND_ID:
         raise Refused("Numéros de blessure épuisés : renumérotez les blessures de la fiche.")
-    before = trauma(sheet)
     # Built without re-validation, like ``evolve``: the values are checked here and by the actions.
-    wound = construct(
-        Wound,
-        id=wound_id,
-        grade=grade_id,
-        notches=grade.notches,
-        severity=None if severity is None else min(severity, MAX_SEVERITY),
-        body_part=body_part,
-        damage_type=damage_type,
-        psychological=psychological,
-        handicap=handicap,
-        handicap_penalty=handicap_penalty if handicap else 0,
-        crippled=crippled,
-        note=note,
+    wound = new_wound(
+        wound_id,
+        grade_id,
+        notches,
+        None if severity is None else min(severity, MAX_SEVERITY),
+        body_part,
+        damage_type,
+        psychological,
+        handicap,
+        handicap_penalty if handicap else 0,
+        crippled,
+        note,
     )
-    after = before + wound.notches
-    sheet = with_wound(sheet, wound)
+    after = before + notches
+    wounds = (*wounds, wound)
+    _remember_figures((wounds, after, wound_id))
+    sheet = evolve(sheet, wounds=wounds)
     ctx.event("wound")
+    after_text = grid_text(after, g)
     ctx.say(
-        f"Blessure {grade.label}{where} : {signed(wound.notches)} {'crans' if wound.notches > 1 else 'cran'} "
-        f"de Trauma ({before} → {after}, {tier_text(after, rs)})."
+        f"Blessure {grade.label}{where} : {signed(notches)} {'crans' if notches > 1 else 'cran'} "
+        f"de Trauma ({before} → {after}, {after_text})."
     )
     if handicap:
         penalty = f" ({signed(wound.handicap_penalty)})" if wound.handicap_penalty else ""
@@ -223,14 +233,22 @@ def _add_wound(
         ctx.event("crippled")
     if not test:
         return sheet
-    needed = _test_needed(before, after, grade, rs)
+    key = (before, after, grade_id)
+    memo = g.needed
+    if key in memo:
+        needed = memo[key]
+    else:
+        needed = _test_needed(before, after, grade, rs)
+        if len(memo) >= 4096:
+            memo.clear()
+        memo[key] = needed
     if needed is None:
         if grade.test != "never":
-            ctx.say(f"Pas de Défi de Ténacité ({tier_text(after, rs)}).")
+            ctx.say(f"Pas de Défi de Ténacité ({after_text}).")
         return sheet
     opposition, against = needed
     return _tenacity(
-        sheet, rs, ctx, opposition=opposition, against=against, psychological=psychological, wound_id=wound.id
+        sheet, rs, ctx, opposition=opposition, against=against, psychological=psychological, wound_id=wound_id
     )
 
 
@@ -281,7 +299,7 @@ def _inflict(
         severity=severity,
         body_part=body_part,
         damage_type=damage_type,
-        psychological=_is_psychological(damage_type, rs),
+        psychological=damage_type in grid(rs).psychological,
         handicap=handicap,
         handicap_penalty=handicap_penalty,
         note=note,

@@ -40,7 +40,7 @@ for _key, _label in {
     "turns": "tours",
     "grade": "degré",
     "severity": "Sévérité",
-    "body_part": "zone",
+    "body_part": "partie du corps",
     "psychological": "blessure psychologique",
     "handicap": "Handicap",
     "crippled": "membre invalide",
