@@ -59,11 +59,15 @@ class StateChange:
         return self.fell or self.dying or self.died or self.rose
 
 
+# Nothing changed (most creatures of a bulk action): one shared value, it is immutable.
+UNCHANGED = StateChange()
+
+
 def state_change(before: str, after: str) -> StateChange:
     """What changed between two health states (ids), for « who fell, who is dying, who died »."""
     was, now = category(before), category(after)
     if was == now:
-        return StateChange()
+        return UNCHANGED
     return StateChange(
         fell=now == "down" and was == "up",
         dying=now == "dying",

@@ -8,6 +8,7 @@ branch shows.
 from __future__ import annotations
 
 import copy
+import random
 from typing import Any
 
 import pydantic
@@ -17,6 +18,14 @@ import rules
 from rules.systems.segments import actions as seg
 
 SHEET = {"name": "Ysolde", "base_maximum": 20, "current": 20, "constitution": 12}
+
+
+@pytest.fixture(autouse=True)
+def _fresh_memo() -> None:
+    """Each test computes what the rules memoise per table (effective states, reductions, a hit's plan) anew,
+    so that a wrong computation shows even when an earlier test filled the memo (mutation testing forks
+    after running the suite once)."""
+    rules.ruleset("segments").memo._values.clear()
 
 
 def sheet(**fields: Any) -> Any:
@@ -166,3 +175,158 @@ def test_first_temporary_points_replace_nothing() -> None:
     assert out.log == ("Points de vie temporaires : 5.",)
     again = rules.apply(out.sheet, rules.GainTemporary(amount=7, replace=True))
     assert again.log == ("Points de vie temporaires : 5 remplacés par 7.",)
+
+
+# --- Issue 19, session 3: the hit's journal line, step by step, exactly --------------------------------
+
+GUARDED = {
+    "base_maximum": 30,
+    "current": 30,
+    "armour": "lourde",
+    "shield": True,
+    "natural_armour": 4,
+    "damage_reductions": ("5/argent",),
+    "energy_resistances": ("feu 5", "froid 2"),
+}
+EVERY_REDUCTION = "3/− armure lourde + 1/− bouclier + 1/− armure naturelle 4 + 5/argent propre à la créature"
+
+
+@pytest.mark.parametrize(
+    ("action", "line"),
+    [
+        (
+            rules.Damage(amount=12, damage_type="tranchant"),
+            f"Coup : 12 dégâts − 10 (réduction {EVERY_REDUCTION}) = 2 → PV 30 → 28.",
+        ),
+        (
+            rules.Damage(amount=12, damage_type="argent"),
+            "Coup : 12 dégâts − 5 (réduction 3/− armure lourde + 1/− bouclier + 1/− armure naturelle 4)"
+            " (réduction 5/argent contournée) = 7 → PV 30 → 23.",
+        ),
+        (
+            rules.Damage(amount=12, damage_type="feu"),
+            f"Coup : 12 dégâts − 10 (réduction {EVERY_REDUCTION}) − 2 (résistance feu 5) = 0 → PV 30 → 30.",
+        ),
+        (
+            rules.Damage(amount=12, damage_type="feu, froid"),
+            f"Coup : 12 dégâts − 10 (réduction {EVERY_REDUCTION}) − 2 (résistance froid 2) = 0 → PV 30 → 30.",
+        ),
+        (
+            rules.Damage(amount=3, damage_type="feu", save_halves=True),
+            f"Coup : 3 dégâts ÷ 2 (sauvegarde réussie) − 1 (réduction {EVERY_REDUCTION}) = 0 → PV 30 → 30.",
+        ),
+        (rules.Damage(amount=2), f"Coup : 2 dégâts − 2 (réduction {EVERY_REDUCTION}) = 0 → PV 30 → 30."),
+    ],
+)
+def test_a_hit_line_names_each_reduction_and_resistance(action: rules.Damage, line: str) -> None:
+    """« Ces réductions se cumulent entre elles : un guerrier en armure lourde derrière son bouclier retire 4
+    points à chaque coup reçu. » ; « Une réduction 5/argent ne protège pas contre une lame d'argent » ;
+    « Résistance à l'énergie. Même principe, mais réservé à une énergie précise (feu, froid, foudre) et sans
+    contournement possible. »"""
+    assert rules.apply(sheet(**GUARDED), action).log == (line,)
+
+
+def test_a_hit_reads_the_armour_the_sheet_has_now() -> None:
+    """« Armure légère | 1/− » … « Armure lourde | 3/− »: the same blow, before and after a change of armour."""
+    light = sheet(armour="legere")
+    assert rules.apply(light, rules.Damage(amount=5)).sheet.current == 16
+    heavy = rules.apply(light, rules.Edit(changes={"armour": "lourde"})).sheet
+    assert rules.apply(heavy, rules.Damage(amount=5)).sheet.current == 18
+    shielded = rules.apply(heavy, rules.Edit(changes={"shield": True})).sheet
+    assert rules.apply(shielded, rules.Damage(amount=5)).sheet.current == 19
+    bare = rules.apply(shielded, rules.Edit(changes={"armour": "", "shield": False, "natural_armour": 6})).sheet
+    assert rules.apply(bare, rules.Damage(amount=5)).sheet.current == 17
+    resisting = rules.apply(bare, rules.Edit(changes={"energy_resistances": ["feu 5"]})).sheet
+    assert rules.apply(resisting, rules.Damage(amount=5, damage_type="feu")).sheet.current == 20
+    assert rules.apply(bare, rules.Damage(amount=5, damage_type="feu")).sheet.current == 17
+
+
+def test_a_dropped_weapon_is_dropped_once_per_attack() -> None:
+    """« tout coup encaissé fait lâcher son arme sauf réussite d'une Vigueur difficulté 15 »: once it is
+    dropped, the next blows of the same attack have nothing left to drop (no second roll)."""
+    numb = sheet(fortitude_save=2, conditions=("engourdi",))
+    out = rules.apply(numb, rules.Damage(amount=1, hits=3, rolls=(5,)), random.Random(1))
+    assert "\n".join(out.log).count("Vigueur pour garder son arme") == 1
+    assert len(out.rolls) == 1 and "weapon_dropped" in out.events
+    # A blow that kills asks no roll: the dead hold nothing.
+    killed = rules.apply(numb, rules.Damage(amount=32), random.Random(1))
+    assert killed.sheet.dead and not killed.rolls and "weapon_dropped" not in killed.events
+
+
+def test_dying_values_explain_the_clock_and_the_ways_out() -> None:
+    """« Il perd 1 point de vie par segment et meurt quand il atteint l'opposé de sa valeur de Constitution » ;
+    « Il peut tenter un jet de Vigueur difficulté 20, une fois par tour, pour se stabiliser seul. »"""
+    dying = rules.derive(sheet(current=-3))
+    assert (dying.segments_to_death, dying.self_stabilise_available) == (9, True)
+    assert dying.explain("segments_to_death") == (
+        "mort dans 9 segments (environ 0,9 tour(s) de 10 segments) sans stabilisation : −3 PV, 1 de moins par"
+        " segment, la mort à −12"
+    )
+    ways_out = "pour se stabiliser sans aide, une fois par tour"
+    assert dying.explain("self_stabilise_available") == (
+        f"Vigueur difficulté 20 {ways_out} ; ou stabilisation par un allié, action d'interaction sans jet"
+    )
+    assert dying.explain("state") == "état : Mourant (−3 PV : hors combat, perte de 1 PV par segment, la mort à −12)"
+    tried = rules.derive(sheet(current=-3, self_stabilise_turn=0))
+    assert tried.self_stabilise_available is False
+    assert tried.explain("self_stabilise_available") == (
+        f"Vigueur difficulté 20 {ways_out} (déjà tentée ce tour-ci) ; ou stabilisation par un allié, action"
+        " d'interaction sans jet"
+    )
+    held = rules.derive(sheet(current=-3, stabilised=True))
+    assert (held.segments_to_death, held.self_stabilise_available) == (None, False)
+    assert held.explain("segments_to_death") == "ne perd pas de points de vie"
+    assert held.explain("self_stabilise_available") == "pas à l'agonie : rien à stabiliser"
+    assert held.explain("state") == (
+        "état : Stabilisé (−3 PV, hors combat, stabilisation acquise : ne perd plus de points de vie)"
+    )
+
+
+def test_numb_and_magic_resistance_explain_themselves() -> None:
+    """« on ignore son propre total de points de vie, que le meneur garde pour lui » ; « Atteindre le score
+    suffit. En cas d'échec, le sort échoue entièrement »."""
+    calm = rules.derive(sheet(magic_resistance=12))
+    assert calm.points_hidden is False and calm.hidden == frozenset()
+    assert calm.explain("points_hidden") == "le joueur connaît ses points de vie"
+    assert calm.magic_resistance == 12
+    assert calm.explain("magic_resistance") == (
+        "résistance à la magie 12 : le lanceur doit l'atteindre, sinon le sort échoue entièrement"
+    )
+    assert rules.derive(sheet()).explain("magic_resistance") == "aucune résistance à la magie"
+    numb = rules.derive(with_conditions("engourdi"))
+    assert numb.points_hidden is True
+    assert numb.explain("points_hidden") == (
+        "le joueur ignore son total de points de vie (Engourdi) : le meneur le garde pour lui"
+    )
+    assert numb.hidden == {"current", "maximum", "nonlethal", "segments_to_death", "state", "temporary"}
+    assert numb.explain("state") == (
+        "état : En forme (20 PV sur 20 : plus de la moitié) ; caché au joueur (Engourdi : le meneur garde ce"
+        " total pour lui)"
+    )
+
+
+def test_states_armour_and_reductions_read_on_the_sheet() -> None:
+    """« Immobilisé | aucun déplacement, attaques conservées » ; « Aveuglé | Vue | −4 en attaque, déplacement à
+    demi-vitesse, et on ne peut pas viser » ; « Ces réductions se cumulent entre elles »."""
+    calm = rules.derive(sheet())
+    assert calm.conditions == () and calm.explain("conditions") == "états : aucun"
+    assert calm.armour_class == 10 and calm.explain("armour_class") == "classe d'armure 10 = 10 (base)"
+    assert calm.damage_reduction == ()
+    held = rules.derive(sheet(conditions=("aveugle", "immobilise"), armour_class=15, armour="lourde", shield=True))
+    assert held.conditions == ("immobilise", "aveugle")
+    assert held.explain("conditions") == "états : Immobilisé (posé), Aveuglé (posé)"
+    assert held.explain("armour_class") == "classe d'armure 15 = 15 (base)"
+    assert held.restrictions == ("no_movement", "cannot_aim")
+    assert held.explain("restrictions") == "aucun déplacement (Immobilisé); ne peut pas viser (Aveuglé)"
+    assert held.damage_reduction == ("3/−", "1/−")
+    dim = rules.derive(sheet(conditions=("aveugle",), light="faible"))
+    assert dim.sight_modifier == -5
+    assert dim.explain("sight_modifier") == "jets de Vue : échec d'office (Aveuglé)"
+
+
+def test_flames_that_go_out_stop_their_count() -> None:
+    """« Feu | 1d6 par tour tant qu'on brûle »: once out, the next fire counts its turns from zero."""
+    burning = sheet(burning=True, clock=30, burning_for=30)
+    out = rules.apply(burning, seg.SetBurning(active=False))
+    assert (out.sheet.burning, out.sheet.burning_for) == (False, 0)
+    assert out.log == ("Ysolde ne brûle plus.",)

@@ -262,3 +262,57 @@ def test_every_role_of_a_cell_in_one_call_and_none_left_over_from_the_previous_c
     assert highlighted.text == "Loup 1"
     assert not plain.font.bold() and plain.backgroundBrush.style() == Qt.BrushStyle.NoBrush
     assert plain.text == "Loup 2"
+
+
+def test_a_blow_to_every_row_is_one_data_changed_over_them_never_a_reset_nor_a_layout() -> None:
+    """Issue 11's speed, held by structure: a bulk action on the whole table repaints the rows that
+    changed in one notification (the sheet's columns), moves no row, resets nothing."""
+    vm = TableViewModel()
+    vm.add_creatures(wolf(), 40)
+    vm.roll_initiative([c.id for c in vm.creatures], "1d20")
+    model = TableModel(vm)
+    spy = Spy(model)
+    vm.bulk([c.id for c in vm.creatures], BulkRequest("damage", "1"))
+    assert spy.take() == [("changed", 0, 39, NAME, HEADERS.index("Blessures"))]
+    vm.undo_stack.undo()
+    assert spy.take() == [("changed", 0, 39, NAME, HEADERS.index("Blessures"))]
+
+
+def test_what_a_repaint_asks_is_worked_out_once_per_row_change_and_never_stale() -> None:
+    """A view asks every role of every visible cell at each repaint: the answers come from each row's
+    values kept until the row changes (its creature, its turn mark, the view mode), and they are always
+    those a full computation gives."""
+    from ui.table.model import PAINT_ROLES
+
+    vm = mixed_vm()
+    model = TableModel(vm)
+
+    def check_all() -> None:
+        for row in range(model.rowCount()):
+            creature = model.creature(row)
+            assert creature is not None
+            for column in range(model.columnCount()):
+                for role in PAINT_ROLES:
+                    expected = model._value(creature, column, role, model.player)
+                    assert model.index(row, column).data(role) == expected, (row, column, role)
+
+    check_all()
+    first = model._painted_row(model.creature(0))  # type: ignore[arg-type]
+    assert model._painted_row(model.creature(0)) is first  # type: ignore[arg-type]
+    assert model.drawing(0, POINTS) is not None and model.drawing(0, NAME) is None
+    ids = [c.id for c in vm.creatures]
+    vm.bulk(ids[:3], BulkRequest("damage", "4"))
+    vm.bulk(ids[:1], BulkRequest("damage", "20"))
+    assert vm.is_dead(vm.creatures[0])
+    vm.next_turn()
+    vm.next_turn()
+    check_all()
+    turn_row = model.row_of(vm.state.turn)  # type: ignore[arg-type]
+    assert model.index(turn_row, 0).data() == "▶" and model.drawing(turn_row, POINTS)[1] is True  # type: ignore[index]
+    vm.set_gm_view(False)
+    check_all()
+    assert not (model.flags(model.index(0, NAME)) & Qt.ItemFlag.ItemIsEditable)
+    vm.set_gm_view(True)
+    assert model.flags(model.index(0, NAME)) & Qt.ItemFlag.ItemIsEditable
+    assert not model.flags(model.index(0, STATE)) & Qt.ItemFlag.ItemIsEditable
+    assert model.flags(model.index(-1, -1)) == Qt.ItemFlag.NoItemFlags

@@ -16,7 +16,7 @@ from tests.ui.table_helpers import make_table, mixed_vm, named_npc, wolf
 from ui.table import dialogs
 from ui.table.model import NAME, NOTE, POINTS, STATE, IdRole
 from ui.table.table_view import TableView
-from ui.table.viewmodel import TableViewModel
+from ui.table.viewmodel import BulkRequest, TableViewModel
 
 
 def row_point(view: TableView, creature_id: int, column: int = NAME) -> QPoint:
@@ -479,3 +479,58 @@ def test_add_from_a_demo_sheet_and_from_a_file(qtbot: Any, monkeypatch: pytest.M
     added = vm.creatures[-1]
     assert added.sheet.name == "Aldric de Valombre" and not added.sheet.is_npc
     assert added.journal[0] == "Ancienne entrée"
+
+
+def test_the_grid_s_rows_have_one_fixed_height_and_no_column_sizes_itself_to_its_contents(qtbot: Any) -> None:
+    """Issue 11's scrolling, held by structure: a view that measured its rows or columns would ask every
+    row of a thousand for its size at each change."""
+    from PySide6.QtWidgets import QHeaderView
+
+    view = make_table(qtbot, mixed_vm())
+    rows = view.grid.verticalHeader()
+    assert rows.sectionResizeMode(0) == QHeaderView.ResizeMode.Fixed
+    assert rows.defaultSectionSize() == 28 and not rows.isVisible()
+    header = view.grid.horizontalHeader()
+    for column in range(header.count()):
+        assert header.sectionResizeMode(column) != QHeaderView.ResizeMode.ResizeToContents
+    assert not view.grid.wordWrap()
+    assert not view.grid.styleSheet()
+    # The header draws no selection: it never asks a thousand selected rows whether they are.
+    assert not header.highlightSections()
+    assert header.selectionModel() is not view.grid.selectionModel()
+
+
+def test_the_bar_and_badge_of_a_row_seen_before_are_copied_not_drawn(qtbot: Any) -> None:
+    """Each drawing is kept per what it shows, its size and its background: a repaint of rows already
+    seen draws no new pixmap; a row that becomes selected draws its selected look once."""
+    vm = mixed_vm()
+    view = make_table(qtbot, vm)
+    grid = view.grid
+    points, badge = grid.itemDelegateForColumn(POINTS), grid.itemDelegateForColumn(STATE)
+    grid.viewport().repaint()
+    kept = (len(points._pixmaps), len(badge._pixmaps))
+    assert kept[0] and kept[1]
+    grid.viewport().repaint()
+    assert (len(points._pixmaps), len(badge._pixmaps)) == kept
+    click_row(qtbot, view, vm.creatures[0].id)
+    grid.viewport().repaint()
+    assert len(points._pixmaps) == kept[0] + 1
+    grid.viewport().repaint()
+    assert len(points._pixmaps) == kept[0] + 1
+
+
+def test_a_bulk_action_leaves_the_garbage_collector_as_it_found_it(qtbot: Any) -> None:
+    import gc
+
+    vm = mixed_vm()
+    assert gc.isenabled()
+    vm.bulk([c.id for c in vm.creatures], BulkRequest("damage", "3"))
+    assert gc.isenabled()
+    vm.bulk([c.id for c in vm.creatures], BulkRequest("damage", "3 ans"))  # refused in French
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        vm.advance_time("hour")
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

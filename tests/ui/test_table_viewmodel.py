@@ -380,3 +380,29 @@ def test_a_dying_segments_creature_tries_vigueur_when_its_window_opens() -> None
     else:
         vm.next_round()
         assert "Vigueur" in vm.creature(gob).journal[-1]  # type: ignore[union-attr]
+
+
+def test_the_table_s_journal_entries_are_dated_like_the_sheet_s() -> None:
+    """The sheet dates each entry with its clock after the action (« Dégâts 3 · jour 1, 01:00:00 »):
+    a creature's entries written by the table read the same, and the table's own entries carry the
+    table's time, the latest clock of its creatures."""
+    from ui.common.titles import CLOCK_SEPARATOR
+    from ui.sheet.viewmodel import SheetViewModel
+
+    vm = TableViewModel(rng=random.Random(2))
+    vm.add_creatures(named_npc())
+    cid = vm.creatures[0].id
+    arrival = vm.creature(cid).journal[-1].split("\n")[0]  # type: ignore[union-attr]
+    assert arrival.endswith(CLOCK_SEPARATOR + rules.format_clock(0))
+    vm.advance_time("hour")
+    sheet_vm = SheetViewModel(vm.creature(cid).sheet, rng=random.Random(2))  # type: ignore[union-attr]
+    sheet_vm.apply(rules.Damage(amount=3))
+    vm.apply_to(cid, rules.Damage(amount=3))
+    ours = vm.creature(cid).journal[-1]  # type: ignore[union-attr]
+    theirs = sheet_vm.journal[-1]
+    assert ours == theirs
+    assert ours.split("\n")[0].endswith(CLOCK_SEPARATOR + rules.format_clock(3600))
+    assert vm.state.journal[-1].split("\n")[0] == ours.split("\n")[0]
+    vm.bulk([cid], BulkRequest("heal", "1"))
+    assert vm.state.journal[-1].split("\n")[0].endswith(CLOCK_SEPARATOR + "jour 1, 01:00:00")
+    assert vm.creature(cid).journal[-1].split("\n")[0].endswith(" · jour 1, 01:00:00")  # type: ignore[union-attr]

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from PySide6.QtCore import (
     QT_TRANSLATE_NOOP,
@@ -87,6 +87,13 @@ _IGNORED = frozenset(
     )
 )
 _ROOT = QModelIndex()
+# The roles a view asks of every cell it paints (a delegate's ``initStyleOption``: font, alignment,
+# foreground, check state, decoration, text, background): answered from each row's values, worked
+# out once per row change (``_painted``), never per call.
+_CHECK_STATE = int(Qt.ItemDataRole.CheckStateRole)
+_DECORATION = int(Qt.ItemDataRole.DecorationRole)
+PAINT_ROLES = (_DISPLAY, _FONT, _ALIGNMENT, _FOREGROUND, _BACKGROUND, _CHECK_STATE, _DECORATION)
+_MISSING = object()
 
 CURRENT_MARK = "▶"
 DONE_MARK = "✓"
@@ -121,6 +128,10 @@ def _span(sheet: bool, initiative: bool, note: bool) -> tuple[int, int] | None:
 _SPANS = {(a, b, c): _span(a, b, c) for a in (False, True) for b in (False, True) for c in (False, True)}
 _FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
 _EDITABLE_FLAGS = _FLAGS | Qt.ItemFlag.ItemIsEditable
+# Each column's flags, by view mode; the last entry answers an invalid index (its column is -1). A view
+# asks the flags of every cell it paints, up to three times for a selected one.
+_GM_FLAGS = (*(_EDITABLE_FLAGS if c in EDITABLE else _FLAGS for c in range(len(HEADERS))), Qt.ItemFlag.NoItemFlags)
+_PLAYER_FLAGS = (*(_FLAGS for _c in range(len(HEADERS))), Qt.ItemFlag.NoItemFlags)
 
 
 _BOLD: list[QFont] = []
@@ -133,6 +144,15 @@ def _bold() -> QFont:
         font.setBold(True)
         _BOLD.append(font)
     return _BOLD[0]
+
+
+class Painted(NamedTuple):
+    """What a repaint asks of one row: per column, the value of each of ``PAINT_ROLES``; what the
+    delegates draw (by column); whether the row is the creature whose turn it is."""
+
+    roles: tuple[dict[int, Any], ...]
+    drawings: dict[int, Any]
+    turn: bool
 
 
 def _fold(text: str) -> str:
@@ -160,9 +180,12 @@ class TableModel(QAbstractTableModel):
         # The rows shown, in the order shown, and the row of each creature id.
         self._rows: tuple[Creature, ...] = self._arranged(vm.state)
         self._rows_of: dict[int, int] = {c.id: i for i, c in enumerate(self._rows)}
-        # Each row's cell texts, kept per creature object (rows are immutable) and view mode: a repaint
-        # asks for every role of every visible cell, often.
+        self._flags = _PLAYER_FLAGS if self._player else _GM_FLAGS
+        # Each row's cell texts, kept per creature object (rows are immutable) and view mode; and what
+        # a repaint asks of each of its cells (``_painted``), kept per creature object, turn mark and view
+        # mode: a view asks every role of every visible cell at each repaint.
         self._cells: dict[int, tuple[Creature, bool, tuple[str, ...]]] = {}
+        self._painted: dict[int, tuple[Creature, int, bool, Painted]] = {}
         # The rules' summary of each row, worked out a few rows at a time while the app is idle, so
         # that scrolling finds them ready (a view asks only for the rows it shows).
         self._warm_from = 0
@@ -346,21 +369,22 @@ class TableModel(QAbstractTableModel):
         return tr_const(text) if text else None
 
     def flags(self, index: AnyIndex) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        if index.column() in EDITABLE and not self.player:
-            return _EDITABLE_FLAGS
-        return _FLAGS
+        # An invalid index has column -1: the table's last entry, no flags.
+        return self._flags[index.column()]
 
     def data(self, index: AnyIndex, role: int = _DISPLAY) -> Any:
-        # The roles a repaint asks for first, then the rest (a view asks every role of every cell).
-        role = int(role)
         row = index.row()
         if row < 0 or row >= len(self._rows):
             return None
         creature = self._rows[row]
-        column = index.column()
-        player = self._player
+        role = int(role)
+        value = self._painted_row(creature).roles[index.column()].get(role, _MISSING)
+        if value is not _MISSING:
+            return value
+        return self._value(creature, index.column(), role, self._player)
+
+    def _value(self, creature: Creature, column: int, role: int, player: bool) -> Any:
+        """What the cell of ``creature`` in ``column`` says for ``role`` (each call works it out)."""
         if role == _DISPLAY:
             if player and column not in PLAYER_COLUMNS:
                 return None
@@ -406,6 +430,59 @@ class TableModel(QAbstractTableModel):
             return "#616161" if self._state_hidden(summary, player) else summary.colour
         return None
 
+    def _painted_row(self, creature: Creature) -> Painted:
+        """What a repaint asks of each cell of ``creature``'s row, worked out once per row change."""
+        state = self._state
+        cid = creature.id
+        mark = 1 if cid == state.turn else 2 if cid in state.started else 0
+        player = self._player
+        cached = self._painted.get(cid)
+        if cached is not None and cached[0] is creature and cached[1] == mark and cached[2] == player:
+            return cached[3]
+        # The same answers as ``_value`` (a test holds them equal), worked out for the whole row at once.
+        cells = self._row_cells(creature)
+        turn = mark == 1
+        background = TURN_BRUSH if turn else None
+        bold = _bold() if turn else None
+        dead = self.vm.category_of(creature) == "dead"
+        roles = tuple(
+            {
+                _DISPLAY: None
+                if player and column not in PLAYER_COLUMNS
+                else (CURRENT_MARK if turn else DONE_MARK if mark else "")
+                if column == TURN
+                else cells[column],
+                _FONT: bold if column == TURN or column == NAME else None,
+                _ALIGNMENT: CENTRED if column == TURN or column == INITIATIVE else None,
+                _FOREGROUND: DEAD_BRUSH if dead and NAME <= column <= WOUNDS and column != STATE else None,
+                _BACKGROUND: background,
+                _CHECK_STATE: None,
+                _DECORATION: None,
+            }
+            for column in range(len(HEADERS))
+        )
+        drawings: dict[int, Any] = {}
+        summary = self._value(creature, POINTS, SummaryRole, player)
+        if isinstance(summary, rules.Summary):
+            drawings[POINTS] = ("bar", summary)
+        label = roles[STATE][_DISPLAY]
+        colour = self._value(creature, STATE, ColourRole, player)
+        if isinstance(label, str) and isinstance(colour, str):
+            drawings[STATE] = ("badge", label, colour)
+        painted = Painted(roles, drawings, mark == 1)
+        self._painted[cid] = (creature, mark, player, painted)
+        return painted
+
+    def drawing(self, row: int, column: int) -> tuple[Any, bool] | None:
+        """For the table's delegates, without a round trip through Qt: what the cell draws (``("bar",
+        summary)`` or ``("badge", label, colour)``; None: nothing of its own) and whether the row is
+        highlighted as the creature whose turn it is."""
+        if not 0 <= row < len(self._rows):
+            return None
+        painted = self._painted_row(self._rows[row])
+        found = painted.drawings.get(column)
+        return None if found is None else (found, painted.turn)
+
     def _warm_up(self) -> None:
         rows = self._state.creatures
         end = min(len(rows), self._warm_from + WARM_CHUNK)
@@ -417,39 +494,18 @@ class TableModel(QAbstractTableModel):
 
     def multiData(self, index: AnyIndex, roleDataSpan: Any) -> None:
         """Every role a view asks of one cell in one call (a delegate asks seven at a time), each set
-        or cleared."""
+        or cleared (the span is reused from cell to cell: a role without value must be cleared)."""
         row = index.row()
         if row < 0 or row >= len(self._rows):
             return
         creature = self._rows[row]
-        column = index.column()
-        player = self._player
-        turn = creature.id == self._state.turn
+        get = self._painted_row(creature).roles[index.column()].get
         for item in roleDataSpan:
             role = item.role()
-            if role == _DISPLAY:
-                if player and column not in PLAYER_COLUMNS:
-                    item.clearData()
-                    continue
-                value: Any = self._turn_mark(creature) if column == TURN else self._row_cells(creature)[column]
-            elif role == _BACKGROUND:
-                value = TURN_BRUSH if turn else None
-            elif role == _FOREGROUND:
-                dead = NAME <= column <= WOUNDS and column != STATE and self.vm.category_of(creature) == "dead"
-                value = DEAD_BRUSH if dead else None
-            elif role == _FONT:
-                value = _bold() if turn and column in (TURN, NAME) else None
-            elif role == _ALIGNMENT:
-                value = CENTRED if column in (TURN, INITIATIVE) else None
-            elif role in _IGNORED:
-                value = None
-            else:
-                value = self.data(index, role)
-            # The span is reused from cell to cell: a role without value must be cleared.
-            if value is None:
-                item.clearData()
-            else:
-                item.setData(value)
+            value = get(role, _MISSING)
+            if value is _MISSING:
+                value = self._value(creature, index.column(), role, self._player)
+            item.setData(value)  # None clears it
 
     def _turn_mark(self, creature: Creature) -> str:
         state = self._state
@@ -600,6 +656,7 @@ class TableModel(QAbstractTableModel):
     def _on_view_mode(self, gm: bool) -> None:
         if self._fixed_player is None:
             self._player = not gm
+            self._flags = _PLAYER_FLAGS if self._player else _GM_FLAGS
         if self._fixed_player is None and self._rows:
             self.dataChanged.emit(self.index(0, 0), self.index(len(self._rows) - 1, len(HEADERS) - 1))
             self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(HEADERS) - 1)
@@ -609,6 +666,11 @@ class TableModel(QAbstractTableModel):
         change, then ``dataChanged`` for the rows that changed, in the columns of what changed."""
         previous = {c.id: c for c in old.creatures}
         self._state = new
+        if len(new.creatures) < len(old.creatures):
+            index = new.index()
+            for cid in previous.keys() - index.keys():
+                self._cells.pop(cid, None)
+                self._painted.pop(cid, None)
         target = self._arranged(new)
         if not self._move_to(target):
             self._relayout(target)

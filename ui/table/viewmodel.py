@@ -10,13 +10,16 @@ small refresh (Anki's ``OpChanges``).
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import gc
 import logging
 import random
 import re
 import weakref
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
@@ -25,7 +28,7 @@ import rules
 from rules import table as rtable
 from ui.common import house_rules
 from ui.common.texts import fmt_number
-from ui.common.titles import action_title, bounded, journal_entry
+from ui.common.titles import action_title, journal_entry, sheet_clock
 from ui.table.state import Creature, TableState
 
 log = logging.getLogger(__name__)
@@ -42,6 +45,40 @@ NAMES_LISTED = 60
 
 # Bulk action kinds, in the order the dialog offers them.
 BULK_KINDS = ("damage", "nonlethal", "heal", "temporary", "condition_on", "condition_off")
+
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+@contextlib.contextmanager
+def gc_paused() -> Iterator[None]:
+    """The cyclic garbage collector held off while one action changes many creatures.
+
+    A blow to a thousand creatures makes tens of thousands of objects that all live on (the new sheets,
+    their journals): collected as they come, the young generations would be walked again and again and
+    a full collection would come every other blow. Held off, one young collection follows the action.
+    Nothing is lost: whatever is garbage is collected then.
+    """
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
+def _collected_once(method: Callable[_P, _R]) -> Callable[_P, _R]:
+    """``method`` runs under ``gc_paused``."""
+
+    @functools.wraps(method)
+    def wrapper(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        with gc_paused():
+            return method(*args, **kwargs)
+
+    return wrapper
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,21 +118,43 @@ class Report:
     # Said instead of « title : N créature(s) » (a turn that starts), and lines shown under it.
     headline: str = ""
     details: tuple[str, ...] = ()
+    # Who fell, is dying, died, rose; who was changed, refused, skipped: sorted out once, in one pass
+    # over the results (a blow to a thousand creatures is read several times to be told).
+    _sorted: dict[str, list[Any]] | None = field(default=None, compare=False, repr=False)
+
+    def _sort(self) -> dict[str, list[Any]]:
+        found = self._sorted
+        if found is None:
+            found = {key: [] for key in ("fell", "dying", "died", "rose", "applied", "refused", "skipped")}
+            for r in self.results:
+                if r.applied:
+                    found["applied"].append(r)
+                    change = r.change
+                    if change:
+                        for what in ("fell", "dying", "died", "rose"):
+                            if getattr(change, what):
+                                found[what].append(r.name)
+                elif r.skipped:
+                    found["skipped"].append(r)
+                else:
+                    found["refused"].append(r)
+            object.__setattr__(self, "_sorted", found)
+        return found
 
     def names(self, what: str) -> list[str]:
-        return [r.name for r in self.results if r.applied and getattr(r.change, what)]
+        return list(self._sort()[what])
 
     @property
     def applied(self) -> list[Result]:
-        return [r for r in self.results if r.applied]
+        return list(self._sort()["applied"])
 
     @property
     def refused(self) -> list[Result]:
-        return [r for r in self.results if not r.applied and not r.skipped]
+        return list(self._sort()["refused"])
 
     @property
     def skipped(self) -> list[Result]:
-        return [r for r in self.results if r.skipped]
+        return list(self._sort()["skipped"])
 
     def grave(self) -> bool:
         return bool(self.names("fell") or self.names("dying") or self.names("died"))
@@ -350,12 +409,16 @@ class TableViewModel(QObject):
                 return False
         label = rules.system(system_id).label
         title, lines = house_rules.change_entry(old, house, label)
-        own = journal_entry(title, lines)
-        updated = [c.with_(journal=(*c.journal, own)) for c in state.creatures if c.sheet.system == system_id]
+        updated = [
+            c.with_(journal=(*c.journal, journal_entry(title, lines, clock=sheet_clock(c.sheet))))
+            for c in state.creatures
+            if c.sheet.system == system_id
+        ]
         others = tuple(h for h in state.house if h.system != system_id)
-        new = state.replacing(updated).with_(
+        new = state.replacing(updated)
+        new = new.with_(
             house=others if house is None else (*others, house),
-            journal=(*state.journal, self._table_entry(title, lines)),
+            journal=(*state.journal, self._table_entry(title, lines, new)),
         )
         self._push(new, title)
         return True
@@ -448,7 +511,9 @@ class TableViewModel(QObject):
             except rules.Refused as exc:
                 self.refused.emit(exc.reason)
                 return []
-            entry = journal_entry(_tr("Arrivée : {0}").format(new_name or _tr("(sans nom)")), lines, rolls)
+            entry = journal_entry(
+                _tr("Arrivée : {0}").format(new_name or _tr("(sans nom)")), lines, rolls, sheet_clock(sheet)
+            )
             creatures.append(
                 Creature(
                     id=next_id, sheet=sheet, journal=(*journal, entry), initiative=initiative, note=note[:MAX_NOTE]
@@ -462,13 +527,12 @@ class TableViewModel(QObject):
             _tr("Ajouter {0} × {1}").format(count, base) if count > 1 else _tr("Ajouter {0}").format(names[0])
         )
         table_lines = [c.journal[-1].split("\n", 1)[-1].replace("\n", " ") for c in creatures]
-        new_state = state.with_(
-            creatures=tuple(rows),
-            next_id=next_id,
+        added = state.with_(creatures=tuple(rows), next_id=next_id)
+        new_state = added.with_(
             journal=(
                 *state.journal,
                 self._table_entry(
-                    title, [f"{c.name} : {line}" for c, line in zip(creatures, table_lines, strict=True)]
+                    title, [f"{c.name} : {line}" for c, line in zip(creatures, table_lines, strict=True)], added
                 ),
             ),
         )
@@ -518,7 +582,9 @@ class TableViewModel(QObject):
             edit = rules.Edit(changes={"name": new_name})
             sheet = rules.apply(creature.sheet, edit, rules_table=self.rules_table(creature.sheet.system)).sheet
             entry = journal_entry(
-                _tr("Copie de {0}").format(creature.name or _tr("(sans nom)")), [_tr("Ajouté à la table.")]
+                _tr("Copie de {0}").format(creature.name or _tr("(sans nom)")),
+                [_tr("Ajouté à la table.")],
+                clock=sheet_clock(sheet),
             )
             copies.append(creature.with_(id=next_id, sheet=sheet, journal=(entry,)))
             next_id += 1
@@ -531,12 +597,8 @@ class TableViewModel(QObject):
             else _tr("Dupliquer {0}").format(chosen[0].name)
         )
         lines = [_tr("{0} → {1}").format(o.name, c.name) for o, c in zip(chosen, copies, strict=True)]
-        self._push(
-            state.with_(
-                creatures=tuple(rows), next_id=next_id, journal=(*state.journal, self._table_entry(title, lines))
-            ),
-            title,
-        )
+        copied = state.with_(creatures=tuple(rows), next_id=next_id)
+        self._push(copied.with_(journal=(*state.journal, self._table_entry(title, lines, copied))), title)
         self.applied.emit("add")
         return [c.id for c in copies]
 
@@ -554,10 +616,10 @@ class TableViewModel(QObject):
             else _tr("Retirer {0}").format(gone[0].name)
         )
         new_state = state.with_(
-            creatures=rows,
-            turn=None if state.turn in wanted else state.turn,
-            started=state.started - wanted,
-            journal=(*state.journal, self._table_entry(title, [c.name for c in gone])),
+            creatures=rows, turn=None if state.turn in wanted else state.turn, started=state.started - wanted
+        )
+        new_state = new_state.with_(
+            journal=(*state.journal, self._table_entry(title, [c.name for c in gone], new_state))
         )
         self._push(new_state, title)
         self.applied.emit("remove")
@@ -624,12 +686,14 @@ class TableViewModel(QObject):
                 return False
             value = max(-MAX_INITIATIVE, min(MAX_INITIATIVE, roll.total))
             line = _tr("Initiative : {0}.").format(roll.detail)
-            entry = journal_entry(_tr("Initiative {0}").format(fmt_number(value)), [line])
+            entry = journal_entry(
+                _tr("Initiative {0}").format(fmt_number(value)), [line], clock=sheet_clock(creature.sheet)
+            )
             updated.append(creature.with_(initiative=value, journal=(*creature.journal, entry)))
             lines.append(f"{creature.name} : {roll.detail}")
         title = _tr("Lancer l'initiative ({0})").format(expression.strip())
         state = self._state.replacing(updated)
-        self._push(state.with_(journal=(*state.journal, self._table_entry(title, lines))), title)
+        self._push(state.with_(journal=(*state.journal, self._table_entry(title, lines, state))), title)
         return True
 
     # --- rules actions ----------------------------------------------------------------------------
@@ -659,6 +723,7 @@ class TableViewModel(QObject):
         self._commit(run, title, kind="sheet", announce=False)
         return run_outcome
 
+    @_collected_once
     def bulk(self, ids: Sequence[int], request: BulkRequest) -> Report | None:
         """The bulk dialog's action on ``ids``: each creature's own rules apply; one undo step."""
         wanted = set(ids)
@@ -781,6 +846,7 @@ class TableViewModel(QObject):
 
     # --- time, turns and rounds -------------------------------------------------------------------
 
+    @_collected_once
     def advance_time(self, unit: str, count: int = 1) -> Report | None:
         """Time passes for everyone at the table (+1 minute, +1 heure, +1 jour)."""
         label = {"minute": _tr("minute"), "hour": _tr("heure"), "day": _tr("jour")}.get(unit, unit)
@@ -790,6 +856,7 @@ class TableViewModel(QObject):
         )
         return self._commit(run, title, kind="time")
 
+    @_collected_once
     def rest(self, ids: Iterable[int], action_type: type[rules.Action], label: str) -> Report | None:
         """A rest for the creatures of ``ids`` whose rules know it (the others: not concerned)."""
 
@@ -807,6 +874,7 @@ class TableViewModel(QObject):
     def has_end_conflict(self) -> bool:
         return any(rules.supports(s, rules.EndConflict) for s in self.systems())
 
+    @_collected_once
     def end_conflict(self) -> Report | None:
         """« Fin du Conflit » for every creature whose rules have it (Sévérité)."""
         ids = [c.id for c in self.creatures if rules.supports(c.sheet.system, rules.EndConflict)]
@@ -816,6 +884,7 @@ class TableViewModel(QObject):
         run = self._run(self._state, ids, lambda _c: rules.EndConflict())
         return self._commit(run, _tr("Fin du Conflit"), kind="time")
 
+    @_collected_once
     def next_turn(self) -> Report | None:
         """« Tour suivant »: the next creature in turn order that has not started this round and is not
         dead starts its turn; after the last one, the round ends for everyone and the next begins."""
@@ -839,6 +908,7 @@ class TableViewModel(QObject):
             return self._start_turn(state, nxt)
         return self._end_round(state, start_next=True)
 
+    @_collected_once
     def next_round(self) -> Report | None:
         """« Round suivant »: the round ends for everyone (a creature whose turn had not started gets it
         first, so each one's turn rules run once a round), then the next round begins at its first
@@ -859,7 +929,7 @@ class TableViewModel(QObject):
             return
         title = _tr("Fin du combat")
         ended = state.with_(round=0, turn=None, started=frozenset())
-        self._push(ended.with_(journal=(*state.journal, self._table_entry(title, []))), title)
+        self._push(ended.with_(journal=(*state.journal, self._table_entry(title, [], ended))), title)
         self.applied.emit("turn")
 
     def _dead_in(self, state: TableState, creature_id: int) -> bool:
@@ -969,8 +1039,9 @@ class TableViewModel(QObject):
             if not title:
                 key = (creature.sheet.system, action)
                 title = titles.get(key) or titles.setdefault(key, action_title(self.info(key[0]), action))
-            entry = journal_entry(title, [*shared, *own, *outcome.log], outcome.rolls)
             sheet = outcome.sheet
+            # Dated with the creature's clock after the action, as the sheet dates its own entries.
+            entry = journal_entry(title, [*shared, *own, *outcome.log], outcome.rolls, sheet_clock(sheet))
             updated.append(Creature(cid, sheet, (*creature.journal, entry), creature.initiative, creature.note))
             if cid not in touched:
                 touched.add(cid)
@@ -1026,15 +1097,18 @@ class TableViewModel(QObject):
         lines.extend(_tr("Refusé pour {0} : {1}").format(r.name, r.reason) for r in refused[:TABLE_ENTRY_LINES])
         if len(refused) > TABLE_ENTRY_LINES:
             lines.append(_tr("… et {0} autres refus.").format(len(refused) - TABLE_ENTRY_LINES))
-        new_state = run.state.with_(journal=(*run.state.journal, self._table_entry(title, lines)))
+        new_state = run.state.with_(journal=(*run.state.journal, self._table_entry(title, lines, run.state)))
         self._push(new_state, title)
         if announce:
             self.reported.emit(report_text(report), report.grave())
         self.applied.emit(kind)
         return report
 
-    def _table_entry(self, title: str, lines: Sequence[str]) -> str:
-        return bounded("\n".join([title, *lines]))
+    def _table_entry(self, title: str, lines: Sequence[str], state: TableState) -> str:
+        """An entry of the table's journal, dated as the sheets date theirs: with the table's time after
+        the action (``state``), the latest clock of its creatures (none when the table is empty)."""
+        clock = max((sheet_clock(c.sheet) for c in state.creatures), default=None)
+        return journal_entry(title, lines, clock=clock)
 
     def _push(self, new_state: TableState, title: str) -> None:
         self.undo_stack.push(SwapTable(self, self._state, new_state, title))

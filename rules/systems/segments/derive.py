@@ -231,6 +231,47 @@ def _applicable_reduction(
     return sum(r.amount for r in used), used, bypassed
 
 
+class HitPlan(NamedTuple):
+    """What stops a hit of given types on a sheet, before its amount is known (``hit_plan``)."""
+
+    reduction: int
+    """Points the reductions take off each hit."""
+    reduction_text: str
+    """The reductions that stop it, as the journal writes them (« 2/− armure intermédiaire + 1/− bouclier »)."""
+    notes: str
+    """What the journal adds whatever the amount: the reductions bypassed, or that they stop no energy."""
+    resistance: int
+    """Points an energy resistance takes off."""
+    energy: str
+    """The energy resisted."""
+
+
+def hit_plan(sheet: SegmentsSheet, rs: SegmentsRules, tags: frozenset[str]) -> HitPlan:
+    """Reductions and resistance against a hit of these types, read once per hit (shared: read only)."""
+    key = (
+        "plan",
+        sheet.armour,
+        sheet.shield,
+        sheet.natural_armour,
+        sheet.damage_reductions,
+        sheet.energy_resistances,
+        tags,
+    )
+    found: HitPlan | None = rs.memo.get(key)
+    if found is None:
+        found = rs.memo.put(key, _hit_plan(sheet, rs, tags))
+    return found
+
+
+def _hit_plan(sheet: SegmentsSheet, rs: SegmentsRules, tags: frozenset[str]) -> HitPlan:
+    total, used, bypassed = applicable_reduction(sheet, rs, tags)
+    notes = "".join(f" (réduction {red.text} contournée)" for red in bypassed)
+    if not used and not bypassed and not rs.reduction.applies_to_energy and reductions(sheet, rs):
+        notes += " (les réductions n'arrêtent pas les énergies)"
+    resist, energy = applicable_resistance(sheet, rs, tags)
+    return HitPlan(total, reduction_detail(used), notes, resist, energy)
+
+
 def applicable_resistance(sheet: SegmentsSheet, rs: SegmentsRules, tags: frozenset[str]) -> tuple[int, str]:
     """« réservé à une énergie précise … et sans contournement possible »."""
     if not sheet.energy_resistances:

@@ -9,7 +9,7 @@ without gender (« n'est plus en vie », « stabilisation réussie »).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal
 
 from rules.actions import (
     ClearConditions,
@@ -39,17 +39,13 @@ from rules.systems.segments.derive import (
     _name,
     _terms,
     _turn_index,
-    applicable_reduction,
-    applicable_resistance,
-    damage_tags,
     effective_conditions,
     fatigue_label,
     health_state,
     health_state_id,
+    hit_plan,
     is_dead,
     points_hidden,
-    reduction_detail,
-    reductions,
     surprise_segments,
 )
 from rules.systems.segments.sheet import (
@@ -165,48 +161,46 @@ def _settle(old: SegmentsSheet, new: SegmentsSheet, rs: SegmentsRules, ctx: Cont
 # --------------------------------------------------------------------------------------------------
 
 
-class Harm(NamedTuple):
-    """What hurts: a blow, a fall, flames, cold… (world harm ignores armour class, not reductions)."""
-
-    what: str
-    tags: frozenset[str] = frozenset()
-    nonlethal: bool = False
-    halved: bool = False
-    blow: bool = False
-
-
-def _hit(sheet: SegmentsSheet, raw: int, harm: Harm, rs: SegmentsRules, ctx: Context) -> SegmentsSheet:
-    """One hit of ``raw`` damage: halving, reductions, resistance, temporary points, then PV."""
-    if sheet.dead or sheet.current <= -sheet.constitution:
+def _hit(
+    sheet: SegmentsSheet,
+    raw: int,
+    what: str,
+    tags: frozenset[str],
+    rs: SegmentsRules,
+    ctx: Context,
+    nonlethal: bool = False,
+    halved: bool = False,
+) -> SegmentsSheet:
+    """One hit of ``raw`` damage of types ``tags`` (a blow, a fall, flames, cold…; world harm ignores armour
+    class, not reductions): halving, reductions, resistance, temporary points, then PV."""
+    old_cur, old_nl, con = sheet.current, sheet.nonlethal, sheet.constitution
+    if sheet.dead or old_cur <= -con:
         ctx.say(f"{_name(sheet)} n'est plus en vie : {raw} dégâts sans effet.")
         return sheet
     amount = raw
-    kind = " non létaux" if harm.nonlethal else ""
-    parts = [f"{harm.what} : {raw} dégâts{kind}"]
-    if harm.halved:
+    kind = " non létaux" if nonlethal else ""
+    # The line's steps, each after a space; when there is any, the line ends with « = » what is left.
+    steps = ""
+    if halved:
         amount //= 2
-        parts.append("÷ 2 (sauvegarde réussie)")
-    total, used, bypassed = applicable_reduction(sheet, rs, harm.tags)
-    if total and amount:
-        cut = min(amount, total)
+        steps = " ÷ 2 (sauvegarde réussie)"
+    plan = hit_plan(sheet, rs, tags)
+    if plan.reduction and amount:
+        cut = min(amount, plan.reduction)
         amount -= cut
-        parts.append(f"− {cut} (réduction {reduction_detail(used)})")
-    for red in bypassed:
-        parts.append(f"(réduction {red.text} contournée)")
-    if not used and not bypassed and not rs.reduction.applies_to_energy and reductions(sheet, rs):
-        parts.append("(les réductions n'arrêtent pas les énergies)")
-    if sheet.energy_resistances:
-        resist, energy = applicable_resistance(sheet, rs, harm.tags)
-        if resist and amount:
-            cut = min(amount, resist)
-            amount -= cut
-            parts.append(f"− {cut} (résistance {energy} {resist})")
-    absorbed = min(sheet.temporary, amount)
+        steps += f" − {cut} (réduction {plan.reduction_text})"
+    steps += plan.notes
+    if plan.resistance and amount:
+        cut = min(amount, plan.resistance)
+        amount -= cut
+        steps += f" − {cut} (résistance {plan.energy} {plan.resistance})"
+    temporary = sheet.temporary
+    absorbed = min(temporary, amount)
     rest = amount - absorbed
     if absorbed:
-        parts.append(f"− {absorbed} (points de vie temporaires)")
-    old_cur, old_nl = sheet.current, sheet.nonlethal
-    if harm.nonlethal:
+        steps += f" − {absorbed} (points de vie temporaires)"
+    line = f"{what} : {raw} dégâts{kind}{steps} = {rest}" if steps else f"{what} : {raw} dégâts{kind}"
+    if nonlethal:
         # 7.1 « S'ils dépassent les points de vie actuels, le personnage tombe inconscient et l'excédent
         #   devient létal » : what this hit adds beyond the current PV is lethal (S3).
         excess = min(rest, max(0, old_nl + rest - max(old_cur, 0)))
@@ -218,30 +212,32 @@ def _hit(sheet: SegmentsSheet, raw: int, harm: Harm, rs: SegmentsRules, ctx: Con
     if new_cur < -MAX_POINTS:
         # A sheet holds PV down to −MAX_POINTS (the character died long before).
         new_cur, floor = -MAX_POINTS, f" (compté {fmt_int(-MAX_POINTS)}, le plus bas qu'une fiche garde)"
-    line = " ".join(parts)
-    if len(parts) > 1:
-        line += f" = {rest}"
-    if harm.nonlethal:
+    if nonlethal:
         line += f" → non létaux {old_nl} → {new_nl}"
         if excess:
             line += f", l'excédent de {excess} devient létal : PV {fmt_int(old_cur)} → {fmt_int(new_cur)}{floor}"
     else:
         line += f" → PV {fmt_int(old_cur)} → {fmt_int(new_cur)}{floor}"
-    hidden = points_hidden(sheet, rs)
-    _tell(ctx, hidden, line + ".", lambda: f"{harm.what} : {raw} dégâts{kind} encaissés ({hidden_note(sheet, rs)}).")
-    new = evolve(sheet, temporary=sheet.temporary - absorbed, current=new_cur, nonlethal=new_nl)
+    if points_hidden(sheet, rs):
+        ctx.say(line + ".", secret=True)
+        ctx.say(f"{what} : {raw} dégâts{kind} encaissés ({hidden_note(sheet, rs)}).")
+    else:
+        ctx.say(line + ".")
     if (
         new_cur < old_cur
-        and new.stabilised
+        and sheet.stabilised
         and new_cur < 0
         and rs.dying.damage_breaks_stabilisation
-        and not is_dead(new)
+        and not sheet.dead
+        and new_cur > -con
     ):
         ctx.say(
             f"Les nouveaux dégâts rompent la stabilisation : la perte de {rs.dying.loss_per_segment} PV par "
             "segment reprend."
         )
-        new = evolve(new, stabilised=False)
+        new = evolve(sheet, temporary=temporary - absorbed, current=new_cur, nonlethal=new_nl, stabilised=False)
+    else:
+        new = evolve(sheet, temporary=temporary - absorbed, current=new_cur, nonlethal=new_nl)
     return _settle(sheet, new, rs, ctx)
 
 
@@ -309,14 +305,13 @@ def _fatigue_to(
 
 
 def _alive(sheet: SegmentsSheet, what: str) -> None:
-    if is_dead(sheet):
+    if sheet.dead or sheet.current <= -sheet.constitution:  # ``is_dead``
         raise Refused(f"{_name(sheet)} n'est plus en vie : {what} impossible.")
 
 
 def damage(sheet: SegmentsSheet, action: Damage, ctx: Context) -> SegmentsSheet:
     rs: SegmentsRules = ctx.ruleset
-    tags = damage_tags(action.damage_type)
-    unknown = sorted(tags - rs.memo.types) if tags else None
+    tags, unknown = rs.memo.damage_type(action.damage_type)
     if unknown:
         # An unknown or misspelt type would silently be a plain blow (« fue » meets the armour): refused.
         names = ", ".join(f"« {t} »" for t in unknown)
@@ -334,41 +329,55 @@ def damage(sheet: SegmentsSheet, action: Damage, ctx: Context) -> SegmentsSheet:
             return sheet
         ctx.say(f"Résistance à la magie {score} percée ({action.spell_check} atteint {score}).")
     dropped = False
-    for number in range(1, action.hits + 1):
-        amount = ctx.amount(action.amount, "Dégâts")
-        if amount.total < 0:
-            raise Refused(f"Des dégâts négatifs ({amount.total}) n'ont pas de sens : utilisez Soins.")
-        what = f"Coup {number}/{action.hits}" if action.hits > 1 else "Coup"
-        if not amount.given:
-            what += f" ({amount.detail})"
-        harm = Harm(what, tags, nonlethal=action.nonlethal, halved=action.save_halves, blow=True)
-        sheet = _hit(sheet, amount.total, harm, rs, ctx)
-        if not dropped and not is_dead(sheet):
+    hits = action.hits
+    given = action.amount
+    for number in range(1, hits + 1):
+        what = f"Coup {number}/{hits}" if hits > 1 else "Coup"
+        if type(given) is int:  # a number given as such: what ``ctx.amount`` would say of it
+            total = given
+        else:
+            amount = ctx.amount(given, "Dégâts")
+            total = amount.total
+            if not amount.given:
+                what += f" ({amount.detail})"
+        if total < 0:
+            raise Refused(f"Des dégâts négatifs ({total}) n'ont pas de sens : utilisez Soins.")
+        sheet = _hit(sheet, total, what, tags, rs, ctx, action.nonlethal, action.save_halves)
+        if not dropped and not (sheet.dead or sheet.current <= -sheet.constitution):
             dropped = _weapon_drop(sheet, rs, ctx)
     return sheet
 
 
 def _restore(sheet: SegmentsSheet, amount: int, rs: SegmentsRules, ctx: Context, what: str) -> SegmentsSheet:
-    top = sheet.base_maximum
-    gained = max(0, min(amount, top - sheet.current))
-    new_cur = sheet.current + gained
-    new_nl = max(0, sheet.nonlethal - amount) if rs.nonlethal.heal_removes_nonlethal else sheet.nonlethal
-    line = f"{what} : PV {fmt_int(sheet.current)} → {fmt_int(new_cur)}"
+    top, cur, nonlethal = sheet.base_maximum, sheet.current, sheet.nonlethal
+    gained = max(0, min(amount, top - cur))
+    new_cur = cur + gained
+    new_nl = max(0, nonlethal - amount) if rs.nonlethal.heal_removes_nonlethal else nonlethal
+    line = f"{what} : PV {fmt_int(cur)} → {fmt_int(new_cur)}"
     if gained < amount:
         line += f" (maximum {top} atteint)"
-    if new_nl != sheet.nonlethal:
-        line += f" ; non létaux {sheet.nonlethal} → {new_nl}"
-    _tell(ctx, points_hidden(sheet, rs), line + ".", lambda: f"{what} : {hidden_note(sheet, rs)}.")
+    if new_nl != nonlethal:
+        line += f" ; non létaux {nonlethal} → {new_nl}"
+    if points_hidden(sheet, rs):
+        ctx.say(line + ".", secret=True)
+        ctx.say(f"{what} : {hidden_note(sheet, rs)}.")
+    else:
+        ctx.say(line + ".")
     return _settle(sheet, evolve(sheet, current=new_cur, nonlethal=new_nl), rs, ctx)
 
 
 def heal(sheet: SegmentsSheet, action: Heal, ctx: Context) -> SegmentsSheet:
     _alive(sheet, "regagner des points de vie")
-    amount = ctx.amount(action.amount, "Soins")
-    if amount.total < 0:
-        raise Refused(f"Des soins négatifs ({amount.total}) n'ont pas de sens : utilisez Dégâts.")
-    what = f"Soins {amount.detail}" if not amount.given else f"Soins {amount.total}"
-    return _restore(sheet, amount.total, ctx.ruleset, ctx, what)
+    given = action.amount
+    if type(given) is int:  # a number given as such: what ``ctx.amount`` would say of it
+        total, what = given, f"Soins {given}"
+    else:
+        amount = ctx.amount(given, "Soins")
+        total = amount.total
+        what = f"Soins {amount.detail}" if not amount.given else f"Soins {total}"
+    if total < 0:
+        raise Refused(f"Des soins négatifs ({total}) n'ont pas de sens : utilisez Dégâts.")
+    return _restore(sheet, total, ctx.ruleset, ctx, what)
 
 
 def gain_temporary(sheet: SegmentsSheet, action: GainTemporary, ctx: Context) -> SegmentsSheet:
@@ -407,7 +416,7 @@ def _known_states(rs: SegmentsRules) -> str:
 
 def _surprise_changes(rs: SegmentsRules, conditions: tuple[str, ...]) -> dict[str, Any]:
     """Surpris just ended (its counters go back to 0) when no surprise state remains in ``conditions``."""
-    if any(c in rs.conditions and rs.conditions[c].surprise for c in conditions):
+    if not rs.memo.surprises.isdisjoint(conditions):
         return {}
     return {"surprise_segments": 0, "surprised_for": 0}
 
@@ -417,7 +426,8 @@ def set_condition(sheet: SegmentsSheet, action: SetCondition, ctx: Context) -> S
     cid = action.condition
     if cid not in rs.conditions:
         raise Refused(f"État inconnu : « {cid} » (états : {_known_states(rs)}).")
-    label = rs.conditions[cid].label
+    rule = rs.conditions[cid]
+    label = rule.label
     if cid in rs.fatigue.levels:
         if not action.active:
             raise Refused(
@@ -436,7 +446,7 @@ def set_condition(sheet: SegmentsSheet, action: SetCondition, ctx: Context) -> S
         _alive(sheet, "changer d'état")
         changes: dict[str, object] = {"conditions": tuple(sorted({*sheet.conditions, cid}))}
         line = f"État {label} ajouté"
-        if rs.conditions[cid].surprise:
+        if rule.surprise:
             segments = surprise_segments(sheet, rs)
             changes["surprise_segments"] = segments
             line += f" ({plural(segments, 'segment')} de surprise)"
@@ -449,7 +459,7 @@ def set_condition(sheet: SegmentsSheet, action: SetCondition, ctx: Context) -> S
         ctx.say(f"{label} : n'était pas en place.")
         return sheet
     ctx.say(f"État {label} retiré.")
-    remaining = tuple(c for c in sheet.conditions if c != cid)
+    remaining = tuple([c for c in sheet.conditions if c != cid])
     return evolve(sheet, conditions=remaining, **_surprise_changes(rs, remaining))
 
 
@@ -606,8 +616,8 @@ def fall(sheet: SegmentsSheet, action: Fall, ctx: Context) -> SegmentsSheet:
         return sheet
     count, sides = rule.die
     roll = ctx.dice(count * tranches, sides, "Chute")
-    harm = Harm(f"Chute ({roll.detail})", frozenset({rule.damage_type}), halved=action.save_halves)
-    sheet = _hit(sheet, roll.total, harm, rs, ctx)
+    what = f"Chute ({roll.detail})"
+    sheet = _hit(sheet, roll.total, what, frozenset({rule.damage_type}), rs, ctx, halved=action.save_halves)
     if rule.lands_prone and not is_dead(sheet):
         prone = [c for c, r in rs.conditions.items() if r.stand_up_segments is not None]
         if prone and prone[0] not in sheet.conditions:

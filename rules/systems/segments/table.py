@@ -393,6 +393,19 @@ class Memo:
         self.types = frozenset(rs.damage_types)
         self.surprises = frozenset(c for c, r in rs.conditions.items() if r.surprise)
         self._values: dict[tuple[Any, ...], Any] = {}
+        self._types: dict[str | None, tuple[frozenset[str], list[str]]] = {}
+
+    def damage_type(self, text: str | None) -> tuple[frozenset[str], list[str]]:
+        """A hit's types as typed (``"tranchant, argent"``), and those the table does not know, sorted."""
+        found: tuple[frozenset[str], list[str]] | None = self._types.get(text)
+        if found is None:
+            from rules.systems.segments.derive import damage_tags
+
+            tags = damage_tags(text)
+            if len(self._types) >= self.LIMIT:
+                self._types.clear()
+            found = self._types[text] = (tags, sorted(tags - self.types))
+        return found
 
     @staticmethod
     def _roots(rs: SegmentsRules, targets: frozenset[str]) -> frozenset[str]:

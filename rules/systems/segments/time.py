@@ -31,7 +31,6 @@ from rules.systems.segments.derive import (
     window_instant,
 )
 from rules.systems.segments.handlers import (
-    Harm,
     _alive,
     _check,
     _die,
@@ -157,8 +156,8 @@ def _elapse(sheet: SegmentsSheet, dt: int, rs: SegmentsRules, ctx: Context, told
         count, sides = rs.fire.damage
         for _ in range(_crossed(before.burning_for, before.burning_for + dt, turn)):
             roll = ctx.dice(count, sides, "Feu")
-            harm = Harm(f"Feu, un tour entier ({roll.detail})", frozenset({rs.fire.damage_type}))
-            sheet = _hit(sheet, roll.total, harm, rs, ctx)
+            what = f"Feu, un tour entier ({roll.detail})"
+            sheet = _hit(sheet, roll.total, what, frozenset({rs.fire.damage_type}), rs, ctx)
             if is_dead(sheet):
                 return sheet
     if surprise_over:
@@ -175,8 +174,8 @@ def _elapse(sheet: SegmentsSheet, dt: int, rs: SegmentsRules, ctx: Context, told
                 ctx, sheet, "fortitude", sheet.exposure_save_dd, f"Vigueur contre le {rule.label}"
             )
             roll = ctx.dice(count, sides, name)
-            harm = Harm(f"{name} ({roll.detail})", frozenset({rule.damage_type}), halved=halved)
-            sheet = _hit(sheet, roll.total, harm, rs, ctx)
+            what = f"{name} ({roll.detail})"
+            sheet = _hit(sheet, roll.total, what, frozenset({rule.damage_type}), rs, ctx, halved=halved)
             if is_dead(sheet):
                 return sheet
         for _ in range(_crossed(e0, e1, rule.fatigue_every_hours * hour)):
@@ -238,9 +237,19 @@ def pass_time(sheet: SegmentsSheet, seconds: int, rs: SegmentsRules, ctx: Contex
             "périodes plus courtes."
         )
     end = sheet.clock + seconds
+    # Nothing timed runs on a quiet sheet (the usual case): only its clock moves.
+    busy = (
+        sheet.burning
+        or sheet.exposure
+        or sheet.privations
+        or sheet.nonlethal
+        or sheet.suffocating_for is not None
+        or is_dying(sheet)
+        or _surprise_ids(sheet, rs)
+    )
     told: set[str] = set()
     steps = 0
-    while sheet.clock < end and not is_dead(sheet):
+    while busy and sheet.clock < end and not is_dead(sheet):
         sheet = _opening(sheet, rs, ctx)
         if is_dead(sheet):
             break
