@@ -383,7 +383,7 @@ def test_a_dying_segments_creature_tries_vigueur_when_its_window_opens() -> None
 
 
 def test_the_table_s_journal_entries_are_dated_like_the_sheet_s() -> None:
-    """The sheet dates each entry with its clock after the action (« Dégâts 3 · jour 1, 01:00:00 »):
+    """The sheet dates each entry with its clock after the action (“Dégâts 3 · jour 1, 01:00:00”):
     a creature's entries written by the table read the same, and the table's own entries carry the
     table's time, the latest clock of its creatures."""
     from ui.common.titles import CLOCK_SEPARATOR
