@@ -110,3 +110,93 @@ def test_a_house_table_state_threshold_is_read_for_each_table() -> None:
     assert "Hors de combat" in "\n".join(under_house.log)
     after = rules.apply(under_house.sheet, rules.Damage(amount=1))
     assert rules.derive(after.sheet).state == "en_forme"
+
+
+# Round 3 (session 3, sample of 100, seed 1201): the survivors of d20's new code.
+
+
+def test_a_recovery_noted_at_zero_pv_is_a_problem_at_minus_one_it_is_not() -> None:
+    """The sheet check's bound: a stabilisation's recovery belongs below 0 PV, and 0 PV is already too many."""
+    at_zero = sheet(current=0).model_copy(update={"recovery": "assisted"})
+    assert any(
+        "une récupération (stabilisation avec assistance" in p and "à 0 ou plus" in p
+        for p in rules.sheet_problems(at_zero)
+    ), rules.sheet_problems(at_zero)
+    below = sheet(current=-1).model_copy(update={"recovery": "assisted"})
+    assert not any("récupération" in p for p in rules.sheet_problems(below))
+
+
+def test_the_nonlethal_recovery_per_hour_is_explained() -> None:
+    """« Les dégâts non-létaux disparaissent au rythme de 1 point par heure et par niveau global »."""
+    derived = rules.derive(sheet(nonlethal=5))
+    assert derived.explain("nonlethal_recovery") == "dégâts non létaux récupérés : 3 par heure (1 × niveau 3)"
+
+
+def test_a_stabilised_character_first_tries_to_wake_an_hour_later() -> None:
+    """Recovery with help: the first roll to regain consciousness comes one hour (3,600 s) after the stabilisation."""
+    fallen = rules.apply(sheet(current=2), rules.Damage(amount=5)).sheet
+    healed = rules.apply(fallen, rules.Heal(amount=1, magical=True)).sheet
+    assert healed.recovery == "assisted"
+    assert healed.recovery_roll_at == healed.clock + 3600
+
+
+def test_an_unknown_condition_does_not_hide_what_a_known_one_implies() -> None:
+    """A sheet from a file may hold a condition the table no longer knows (the check names it): the known
+    ones still bring what they imply (Inconscient → Sans défense), whatever the order."""
+    odd = sheet().model_copy(update={"conditions": ("inconscient", "inconnu")})
+    assert rules.derive(odd).conditions == ("inconscient", "sans_defense")
+
+
+def test_a_character_brought_back_by_hand_leaves_death_in_the_journal() -> None:
+    """A GM unticks “Mort” on a sheet no action gave (read from a file): the journal tells Mort → Mourant,
+    and the death's cause is cleared to an empty text (not missing)."""
+    dead = sheet(dead=True, death_cause="−10 PV", current=-10).model_copy()
+    back = rules.apply(dead, rules.Edit(changes={"dead": False, "current": -3}))
+    assert back.sheet.death_cause == ""
+    assert any(line.startswith("État : Mort → Mourant") for line in back.log), back.log
+
+
+def test_only_the_dying_read_without_stabilisation() -> None:
+    """The state's words: “sans stabilisation” for Mourant only; at 0 PV Hors de combat reads its PV."""
+    derived = rules.derive(sheet(current=0).model_copy())
+    assert derived.state == "hors_de_combat"
+    assert "sans stabilisation" not in derived.explain("state")
+    assert "sans stabilisation" in rules.derive(sheet(current=-3).model_copy()).explain("state")
+
+
+def test_a_local_wound_keeps_its_note() -> None:
+    wounded = rules.apply(sheet(), rules.AddLocalWound(body_part="bras_gauche", note="morsure du loup")).sheet
+    assert [w.note for w in wounded.wounds] == ["morsure du loup"]
+
+
+def test_a_house_rest_that_removes_nonlethal_damage() -> None:
+    """A house table where rest removes nonlethal damage (and no hourly recovery): the night's healing takes
+    as many nonlethal points as PV it gives; a healing that is not a rest does not."""
+    shipped = rules.system("d20").ruleset()
+    table = shipped.model_copy(
+        update={
+            "nonlethal": shipped.nonlethal.model_copy(update={"rest_removes": True, "recovery_per_hour_per_level": 0})
+        }
+    )
+    tired = sheet(current=20, nonlethal=8)
+    rested = rules.apply(tired, rules.LongRest(), random.Random(1), rules_table=table).sheet
+    assert rested.current == 23 and rested.nonlethal == 5
+    healed = rules.apply(tired, rules.Heal(amount=3), rules_table=table).sheet
+    assert healed.current == 23 and healed.nonlethal == 8
+
+
+def test_a_constitution_damaged_lowers_the_maximum_by_its_modifier_per_level() -> None:
+    """Constitution 14 damaged by 4 (10 in play): +2 → +0, so 2 PV per level fewer: 30 → 24."""
+    hurt = sheet(constitution=14, constitution_damage=4, current=20).model_copy()
+    assert rules.derive(hurt).maximum == 24
+
+
+def test_magical_healing_removes_as_much_nonlethal_damage() -> None:
+    """« Les sorts permettant de récupérer des points de vie font également disparaître un nombre égal de
+    points de dégâts non-létaux »."""
+    tired = sheet(current=20, nonlethal=8).model_copy()
+    healed = rules.apply(tired, rules.Heal(amount=5, magical=True))
+    assert healed.sheet.current == 25 and healed.sheet.nonlethal == 3
+    assert "Les soins effacent aussi 5 dégâts non létaux : 8 → 3." in healed.log
+    more = rules.apply(tired, rules.Heal(amount=20, magical=True)).sheet
+    assert more.current == 30 and more.nonlethal == 0
