@@ -132,7 +132,7 @@ def test_the_nonlethal_recovery_per_hour_is_explained() -> None:
     assert derived.explain("nonlethal_recovery") == "dégâts non létaux récupérés : 3 par heure (1 × niveau 3)"
 
 
-def test_a_stabilised_character_first_tries_to_wake_an_hour_later() -> None:
+def test_a_stabilised_character_first_tries_to_wake_an_hour_later_under_any_table() -> None:
     """Recovery with help: the first roll to regain consciousness comes one hour (3,600 s) after the stabilisation."""
     # A copy of the shipped table too: a table object not seen before has its figures read anew (not cached).
     for table in (None, rules.system("d20").ruleset().model_copy()):
