@@ -132,14 +132,22 @@ def test_the_nonlethal_recovery_per_hour_is_explained() -> None:
     assert derived.explain("nonlethal_recovery") == "dégâts non létaux récupérés : 3 par heure (1 × niveau 3)"
 
 
-def test_a_stabilised_character_first_tries_to_wake_an_hour_later_under_any_table() -> None:
-    """Recovery with help: the first roll to regain consciousness comes one hour (3,600 s) after the stabilisation."""
-    # A copy of the shipped table too: a table object not seen before has its figures read anew (not cached).
-    for table in (None, rules.system("d20").ruleset().model_copy()):
-        fallen = rules.apply(sheet(current=2), rules.Damage(amount=5), rules_table=table).sheet
-        healed = rules.apply(fallen, rules.Heal(amount=1, magical=True), rules_table=table).sheet
-        assert healed.recovery == "assisted"
-        assert healed.recovery_roll_at == healed.clock + 3600
+def test_a_stabilised_character_first_tries_to_wake_after_the_tables_hours() -> None:
+    """Recovery with help: the first roll to regain consciousness comes the table's hours after the stabilisation
+    (one hour, 3,600 s, in the shipped table)."""
+    fallen = rules.apply(sheet(current=2), rules.Damage(amount=5)).sheet
+    healed = rules.apply(fallen, rules.Heal(amount=1, magical=True)).sheet
+    assert healed.recovery == "assisted"
+    assert healed.recovery_roll_at == healed.clock + 3600
+    # A house table that waits 2 hours (a table not seen before: its figures are read anew, not cached).
+    shipped = rules.system("d20").ruleset()
+    table = shipped.model_copy(
+        update={"recovery": shipped.recovery.model_copy(update={"assisted_first_roll_hours": 2})}
+    )
+    fallen = rules.apply(sheet(current=2), rules.Damage(amount=5), rules_table=table).sheet
+    healed = rules.apply(fallen, rules.Heal(amount=1, magical=True), rules_table=table).sheet
+    assert healed.recovery == "assisted"
+    assert healed.recovery_roll_at == healed.clock + 7200
 
 
 def test_an_unknown_condition_does_not_hide_what_a_known_one_implies() -> None:
