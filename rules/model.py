@@ -128,12 +128,7 @@ def evolve(model: S, **changes: Any) -> S:
         cls = model.__class__
         unknown = sorted(changes.keys() - cls.__pydantic_fields__.keys())
         raise AttributeError(f"{cls.__name__} has no field {unknown}")
-    new = _new(model.__class__)
-    _set_dict(new, values)
-    _set_fields_set(new, model.__pydantic_fields_set__)
-    _set_extra(new, None)
-    _set_private(new, None)
-    return new
+    return with_values(model, values)
 
 
 def with_values(model: S, values: dict[str, Any]) -> S:
