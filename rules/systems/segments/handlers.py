@@ -218,11 +218,12 @@ def _hit(
             line += f", l'excédent de {excess} devient létal : PV {fmt_int(old_cur)} → {fmt_int(new_cur)}{floor}"
     else:
         line += f" → PV {fmt_int(old_cur)} → {fmt_int(new_cur)}{floor}"
-    if points_hidden(sheet, rs):
-        ctx.say(line + ".", secret=True)
-        ctx.say(f"{what} : {raw} dégâts{kind} encaissés ({hidden_note(sheet, rs)}).")
-    else:
-        ctx.say(line + ".")
+    _tell(
+        ctx,
+        points_hidden(sheet, rs),
+        line + ".",
+        lambda: f"{what} : {raw} dégâts{kind} encaissés ({hidden_note(sheet, rs)}).",
+    )
     if (
         new_cur < old_cur
         and sheet.stabilised
@@ -358,11 +359,7 @@ def _restore(sheet: SegmentsSheet, amount: int, rs: SegmentsRules, ctx: Context,
         line += f" (maximum {top} atteint)"
     if new_nl != nonlethal:
         line += f" ; non létaux {nonlethal} → {new_nl}"
-    if points_hidden(sheet, rs):
-        ctx.say(line + ".", secret=True)
-        ctx.say(f"{what} : {hidden_note(sheet, rs)}.")
-    else:
-        ctx.say(line + ".")
+    _tell(ctx, points_hidden(sheet, rs), line + ".", lambda: f"{what} : {hidden_note(sheet, rs)}.")
     return _settle(sheet, evolve(sheet, current=new_cur, nonlethal=new_nl), rs, ctx)
 
 
