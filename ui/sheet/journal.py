@@ -66,6 +66,10 @@ class JournalPanel(QGroupBox):
     def __init__(self, vm: SheetViewModel, parent: QWidget | None = None) -> None:
         super().__init__(self.tr("Journal"), parent)
         self.vm = vm
+        # Opaque, like the sheet's columns: a new entry changes the scroll bar's range, and its transparent
+        # container made the splitter, the sheet, the tabs and the window under it repaint too (issue 15).
+        # The colour is the one that showed through.
+        self.setAutoFillBackground(True)
         layout = QVBoxLayout(self)
         self.model = JournalModel(self)
         self.view = JournalView()
