@@ -180,6 +180,9 @@ class JournalPanel(QGroupBox):
     def _on_changed(self, changes: Changes) -> None:
         if changes.journal or changes.everything:
             self._refresh()
+            # The rows laid out now rather than by the view's zero timer: the new entry is painted in
+            # the same pass as the rest of the edit (one repaint of the window, not two).
+            self.view.executeDelayedItemsLayout()
             self.view.scrollToTop()
 
     # --- copy and export --------------------------------------------------------------------------------
