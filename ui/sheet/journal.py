@@ -54,6 +54,11 @@ class JournalView(QTreeView):
         self.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerItem)
         self.header().setStretchLastSection(True)
         self._width = -1
+        # The scroll bar changes with every new entry: its container is opaque (the colour that showed
+        # through), so the panel under it is not painted again each time (issue 15).
+        container = self.verticalScrollBar().parentWidget()
+        if container is not None and container is not self:
+            container.setAutoFillBackground(True)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
@@ -76,7 +81,7 @@ class JournalPanel(QGroupBox):
         self.view.setObjectName("journalView")
         self.view.setAccessibleName(self.tr("Journal, le plus récent en haut"))
         self.view.setModel(self.model)
-        self.view.setItemDelegate(JournalDelegate(self.view))
+        self.view.setItemDelegate(JournalDelegate(self.view, pictures=True))
         self.view.setAlternatingRowColors(True)
         self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
