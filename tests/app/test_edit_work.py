@@ -125,7 +125,8 @@ def test_an_edit_never_paints_what_lies_under_the_sheets_panels(
             edit()
         painted = [w for p in found for w in p.painted]
         assert painted  # something was painted
-        assert not [w for w in painted if isinstance(w, under)], [f"{type(w).__name__}:{w.objectName()}" for w in painted]
+        names = [f"{type(w).__name__}:{w.objectName()}" for w in painted]
+        assert not [w for w in painted if isinstance(w, under)], names
 
 
 def test_a_douaratil_edit_is_painted_in_one_pass(window: MainWindow, tmp_path: Path) -> None:
