@@ -296,3 +296,40 @@ def test_a_chance_is_formatted_once(monkeypatch: pytest.MonkeyPatch, qtbot: Any)
         label.show_chances([chance])
     assert len(formatted) == once
     assert label.text() == percent and label.toolTip() == text
+
+
+# --- the wounds' model ------------------------------------------------------------------------------------
+
+
+def test_the_rows_model_answers_every_role_as_before(qtbot: Any) -> None:
+    """The roles it never fills are answered first (a table fitting its columns asks each cell for a
+    dozen): every role still gets the answer of the row."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QBrush, QFont
+
+    from ui.common.models import KeyRole, Row, RowsModel
+
+    model = RowsModel(["Blessure", "Gravité"])
+    model.set_rows(
+        [
+            Row("a", ("Entaille", "légère"), ("bras gauche",), colour="#c62828", bold=True),
+            Row("b", ("Brûlure",), ()),
+        ]
+    )
+    for role in [*Qt.ItemDataRole, KeyRole]:
+        for row in range(2):
+            for column in range(2):
+                got = model.data(model.index(row, column), role)
+                if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
+                    assert got == (("Entaille", "légère"), ("Brûlure", ""))[row][column]
+                elif role == Qt.ItemDataRole.ToolTipRole:
+                    assert got == ("bras gauche" if row == 0 else None)
+                elif role == Qt.ItemDataRole.ForegroundRole and row == 0:
+                    assert isinstance(got, QBrush) and got.color().name() == "#c62828"
+                elif role == Qt.ItemDataRole.FontRole and row == 0:
+                    assert isinstance(got, QFont) and got.bold()
+                elif role == KeyRole:
+                    assert got == ("a", "b")[row]
+                else:
+                    assert got is None, (role, row, column)
+    assert model.data(model.index(5, 0), Qt.ItemDataRole.DisplayRole) is None
