@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from operator import attrgetter
 
 from rules.errors import Refused
-from rules.model import Context, _new, _set_dict, _set_extra, _set_fields_set, _set_private, construct, evolve
+from rules.model import Context, _new, _set_dict, _set_extra, _set_fields_set, _set_private, construct, evolve, signed
 from rules.systems.severite.sheet import MAX_SEQUEL, MAX_SEQUELS, SeveriteSheet, TurnTimer, Wound
 from rules.systems.severite.table import SeveriteRules
 
@@ -132,9 +132,11 @@ class Grid:
         "grade_labels",
         "level_at",
         "needed",
+        "notch_texts",
         "part_texts",
         "per",
         "psychological",
+        "skipped",
         "texts",
         "tiers",
         "vital",
@@ -149,11 +151,17 @@ class Grid:
         # Past the gauge every count reads the same (« au-delà de la jauge : Ardu (14) »).
         self.beyond_text = _tier_text(self.capacity + 1, self)
         self.grade_labels = {gid: g.label for gid, g in rs.grades.items()}
+        # « +1 cran », « +3 crans »: what a wound of each grade adds to the gauge, as the journal says it.
+        self.notch_texts = {
+            gid: f"{signed(g.notches)} {'crans' if g.notches > 1 else 'cran'}" for gid, g in rs.grades.items()
+        }
         # « (bras gauche) » after a wound or a zone in the journal.
         self.part_texts = {pid: f" ({p.label.lower()})" for pid, p in rs.body_parts.items()}
         self.vital = {pid: p.vital for pid, p in rs.body_parts.items()}
         self.psychological = frozenset(did for did, d in rs.damage_types.items() if d.psychological)
         self.condition_labels = {cid: c.label for cid, c in rs.conditions.items()}
+        # The states in which no Défi de Ténacité is made (V11), to tell at once that none is there.
+        self.skipped = frozenset(rs.tenacity.skipped_when)
         # The grade of each Sévérité from 0 to the highest threshold (above it: the last entry), the
         # success level of each margin from 0 to the highest threshold: what ``wound_grade`` and
         # ``success_level`` find by walking the table.
@@ -166,15 +174,23 @@ class Grid:
 
 
 _GRIDS: dict[int, tuple[SeveriteRules, Grid]] = {}
+# The table of the last call and its grid: an action asks for the grid of one table several times (issue 15).
+# The pair holds the table, so its id cannot be reused while it is here.
+_LAST_GRID: tuple[SeveriteRules | None, Grid | None] = (None, None)
 
 
 def grid(rs: SeveriteRules) -> Grid:
     """The ``Grid`` of ``rs`` (built on first use; a table is immutable)."""
+    global _LAST_GRID
+    last = _LAST_GRID
+    if last[0] is rs:
+        return last[1]  # type: ignore[return-value]
     found = _GRIDS.get(id(rs))
     if found is None or found[0] is not rs:
         if len(_GRIDS) > 64:  # house tables come and go: keep a few
             _GRIDS.clear()
         found = _GRIDS[id(rs)] = (rs, Grid(rs))
+    _LAST_GRID = found
     return found[1]
 
 
@@ -455,7 +471,6 @@ def _lower_gauge(
     left = count
     # What changes, by the wound object (``None``: it leaves the sheet).
     changed: dict[int, Wound | None] = {}
-    healed: list[Wound] = []
     _, notches_before, last = _figures(wounds)
     for wound in order:
         if left <= 0:
@@ -466,27 +481,28 @@ def _lower_gauge(
             left -= take
             if heals and take == notches:
                 changed[id(wound)] = None
-                healed.append(wound)
             else:
                 changed[id(wound)] = evolve(wound, notches=notches - take)
     if heals and only is not None and order[0].notches == 0:
         changed[id(order[0])] = None
-        healed.append(order[0])
     if not changed:
         return sheet, 0
     # Where the changed wounds sit (the tuple is rebuilt from slices: a hit lowers a wound or two of 30).
-    place = list(map(id, wounds)).index
-    spots = sorted(place(key) for key in changed)
-    if len(healed) > 1:  # in the sheet's order, as the journal tells them
-        healed.sort(key=lambda w: place(id(w)))
-    gone_last = any(w.id == last for w in healed)
+    spots = sorted(map(list(map(id, wounds)).index, changed))
+    healed: list[Wound] = []  # the wounds that leave, in the sheet's order (the journal tells them so)
+    gone_last = False
     pieces: list[Wound] = []
     begin = 0
     for at in spots:
         pieces += wounds[begin:at]
-        replacement = changed[id(wounds[at])]
+        wound = wounds[at]
+        replacement = changed[id(wound)]
         if replacement is not None:
             pieces.append(replacement)
+        else:
+            healed.append(wound)
+            if wound.id == last:
+                gone_last = True
         begin = at + 1
     pieces += wounds[begin:]
     kept = tuple(pieces)
