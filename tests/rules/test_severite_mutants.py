@@ -564,3 +564,17 @@ def test_the_odds_of_a_tenacity_test_count_the_handicaps_under_a_house_table() -
     (test,) = rules.action_odds(hampered, rules.TenacityTest(), rules_table=table)
     assert test.how == "1d10 + 1 (Physique) − 1 (Handicaps) ≥ Jouable (8)"
     assert test.probability == pytest.approx(0.3)
+
+
+def test_each_action_reads_the_grid_of_its_own_table_when_tables_alternate() -> None:
+    """« Elle monte votre jauge de Trauma de 3 crans » under the shipped table, 1 notch under a house table:
+    actions alternating between the two (as a GM's table of creatures under different tables does) each read
+    their own table's figures, never those of the table used just before (issue 15's cache of the last grid)."""
+    house_table = RS.model_copy(update={"grades": _grades(grave={"notches": 1})})
+    fresh = rules.new_sheet("severite", name="Ysolde")
+    grave = rules.InflictWound(grade="grave", tenacity_test=False)
+    for _ in range(2):
+        for table, notches in ((house_table, 1), (None, 3), (house_table, 1)):
+            out = rules.apply(fresh, grave, rules_table=table)
+            assert out.sheet.wounds[-1].notches == notches
+            assert out.log[0].startswith(f"Blessure Grave : +{notches} cran")
