@@ -578,3 +578,25 @@ def test_each_action_reads_the_grid_of_its_own_table_when_tables_alternate() -> 
             out = rules.apply(fresh, grave, rules_table=table)
             assert out.sheet.wounds[-1].notches == notches
             assert out.log[0].startswith(f"Blessure Grave : +{notches} cran")
+
+
+def test_every_margin_gives_the_puissance_of_the_table() -> None:
+    """« La Puissance découle directement de la différence d'Opposition obtenue lors du Défi de l'attaque (voir
+    tableau en dessous). » Each margin from 0 to 20 (past the highest threshold too) gives the Puissance whose
+    threshold it last reaches in the table, under the shipped table and under a house table that moves one."""
+    house_table = TABLE | {"power": TABLE["power"] | {"grades": dict(TABLE["power"]["grades"])}}
+    brutale = house_table["power"]["grades"]["brutale"] = dict(TABLE["power"]["grades"]["brutale"])
+    brutale["min_margin"] += 1
+    moved = RS.model_copy(
+        update={
+            "power": RS.power.model_copy(
+                update={"grades": {**RS.power.grades, "brutale": RS.power.grades["brutale"].model_copy(update=brutale)}}
+            )
+        }
+    )
+    for table, data in ((None, TABLE), (moved, house_table)):
+        for margin in range(21):
+            strike = rules.Strike(margin=margin, damage_type="tranchant", body_part="torse")
+            out = rules.apply(YSOLDE, strike, random.Random(0), rules_table=table)
+            grade = _last_reached(data["power"]["grades"], margin, "min_margin")
+            assert out.log[0].startswith(f"Puissance {grade} (différence {margin}) : "), (margin, out.log[0])

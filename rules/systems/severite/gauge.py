@@ -135,6 +135,7 @@ class Grid:
         "notch_texts",
         "part_texts",
         "per",
+        "power_at",
         "psychological",
         "skipped",
         "texts",
@@ -169,6 +170,9 @@ class Grid:
         self.grade_at = tuple(_walk_grades(n, rs) for n in range(top + 1))
         top = max([0, *(lv.min_margin for lv in rs.success_levels.values())])
         self.level_at = tuple(_walk_levels(n, rs) for n in range(top + 1))
+        # The Puissance grade of each attack margin from 0 to the highest threshold (``power_grade``).
+        top = max([0, *(pg.min_margin for pg in rs.power.grades.values())])
+        self.power_at = tuple(_walk_power(n, rs) for n in range(top + 1))
         # ``_test_needed``'s answers, by (gauge before, gauge after, grade id).
         self.needed: dict[tuple[int, int, str], tuple[int, str] | None] = {}
 
@@ -247,7 +251,15 @@ def grid_text(notches: int, g: Grid) -> str:
 
 
 def power_grade(margin: int, rs: SeveriteRules) -> str:
-    """The Puissance grade of an Opposition margin (« La Puissance découle directement de la différence »)."""
+    """The Puissance grade of an Opposition margin (« La Puissance découle directement de la différence »):
+    the last grade of the table whose ``min_margin`` it reaches (the first grade when it reaches none)."""
+    if margin < 0:
+        return _walk_power(margin, rs)
+    at = grid(rs).power_at
+    return at[margin] if margin < len(at) else at[-1]
+
+
+def _walk_power(margin: int, rs: SeveriteRules) -> str:
     found = next(iter(rs.power.grades))
     for gid, grade in rs.power.grades.items():
         if margin >= grade.min_margin:
