@@ -158,7 +158,8 @@ def test_strict_everywhere_nested_fields_and_booleans() -> None:
     text = _text(wounded).replace('"rests": 0', '"rests": "0"')
     rests, dead = '"rests"', '"dead"'
     message = _refused(text)
-    assert f"ligne {_line(text, rests)} : « blessures › n° 1 › repos longs passés » : doit être un nombre entier" in message
+    where = f"ligne {_line(text, rests)} : « blessures › n° 1 › repos longs passés »"
+    assert f"{where} : doit être un nombre entier" in message
     text = _text().replace('"dead": false', '"dead": 0')
     # Named in Douaratil's own word for the field (its sheet's « décès »), whichever systems are loaded
     # already: before, « mort » came from d20's labels if d20 had been loaded first, else « dead ».
