@@ -20,14 +20,6 @@ from rules.systems.segments import actions as seg
 SHEET = {"name": "Ysolde", "base_maximum": 20, "current": 20, "constitution": 12}
 
 
-@pytest.fixture(autouse=True)
-def _fresh_memo() -> None:
-    """Each test computes what the rules memoise per table (effective states, reductions, a hit's plan) anew,
-    so that a wrong computation shows even when an earlier test filled the memo (mutation testing forks
-    after running the suite once)."""
-    rules.ruleset("segments").memo._values.clear()
-
-
 def sheet(**fields: Any) -> Any:
     return rules.new_sheet("segments", **{**SHEET, **fields})
 
