@@ -433,3 +433,12 @@ def test_a_tired_character_is_tired_on_the_sheet() -> None:
     state."""
     assert rules.derive(sheet(fatigue=1)).explain("conditions") == "états : Fatigué (découle du degré de fatigue 1)"
     assert rules.derive(sheet(fatigue=3)).explain("conditions") == ("états : Vacillant (découle du degré de fatigue 3)")
+
+
+def test_a_character_marked_dead_stays_dead_whatever_its_points() -> None:
+    """« La mort est automatique : ce n'est pas une décision du meneur. »: a sheet marked dead whose PV are
+    edited stays dead; the journal says the edit and no change of state."""
+    corpse = sheet(dead=True)
+    out = rules.apply(corpse, rules.Edit(changes={"current": 5}))
+    assert out.log == ("PV : 20 → 5.",)
+    assert out.sheet.dead and rules.derive(out.sheet).state == "mort"
