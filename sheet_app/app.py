@@ -251,8 +251,10 @@ def run(argv: list[str]) -> int:
     install_excepthook()
     store = AutosaveStore()  # one per app; its lock says « this session is alive » until we quit
     try:
-        window = MainWindow(store=store)
+        # The application-wide event filters come after the first paint (``_AfterFirstPaint``, issue 15).
+        window = MainWindow(store=store, filters_after_paint=True)
         start(window, [Path(f) for f in args.files])
+        window.plain_labels()
         window.show()
         return int(app.exec())
     finally:

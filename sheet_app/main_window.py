@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeGuard
 
-from PySide6.QtCore import QRect, QSize, Qt
+from PySide6.QtCore import QEvent, QObject, QRect, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QKeySequence, QShowEvent, QUndoGroup
 from PySide6.QtWidgets import (
     QFrame,
@@ -84,6 +84,35 @@ class _WelcomeArea(QScrollArea):
         super().showEvent(event)
 
 
+class _AfterFirstPaint(QObject):
+    """Watches the main window of a start until its first paint, then installs the application-wide
+    event filters in the next pass of the event loop (issue 15).
+
+    A Python filter on the application is called for each of the ~5,000 events of building, showing and
+    painting the window (three filters: three calls each), and the first event it gets for an object of
+    a Qt class PySide does not expose (a scroll area's ``QGestureManager``, a line edit's control) makes
+    PySide load every Qt class not yet loaded, with their ~180 enums (~60 ms). Installed after the first
+    paint, none of that is between the start and the painted sheet. Nothing they do is missed: no key,
+    wheel or tooltip reaches a window before it is painted, and the labels are made plain text before
+    each paint of the window until then (``MainWindow.plain_labels``), as the filter would at their
+    polish; ``wheel.install`` and ``plain_text.install`` apply their rules to the widgets already there.
+    """
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.window = window
+        window.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        kind = event.type()
+        if kind == QEvent.Type.Show or kind == QEvent.Type.Paint:
+            self.window.plain_labels()  # labels made since (a page built when shown): plain before painted
+            if kind == QEvent.Type.Paint:
+                self.window.removeEventFilter(self)
+                QTimer.singleShot(0, self.window.install_app_filters)
+        return False
+
+
 class MainWindow(QMainWindow):
     def __init__(
         self,
@@ -92,8 +121,14 @@ class MainWindow(QMainWindow):
         parent: QWidget | None = None,
         *,
         store: AutosaveStore | None = None,
+        filters_after_paint: bool = False,
     ) -> None:
-        """``store``: the app's one autosave store (the window makes its own, and closes it, without)."""
+        """``store``: the app's one autosave store (the window makes its own, and closes it, without).
+
+        ``filters_after_paint`` (the app's start): the application-wide event filters (``wheel``,
+        ``plain_text``, ``WindowShortcutsWin``) are installed in the event loop's pass after the window's
+        first paint, not here (``_AfterFirstPaint``); until then every label of the window is made plain
+        text by the window itself (``plain_labels``), so the first frame is the same."""
         super().__init__(parent)
         self._quitting = False
         self._welcome_asked = False
@@ -135,7 +170,7 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.tabs)
         self._build_actions()
         self._build_menus()
-        self.shortcuts_win = WindowShortcutsWin(self, self.actions())
+        self.shortcuts_win: WindowShortcutsWin | None = None
         self.refresh_recent()
         self.show_welcome()
         geometry = self.settings.geometry()
@@ -148,9 +183,27 @@ class MainWindow(QMainWindow):
         self._update_title()
         self._update_actions()
         guard.set_reporter(self._report_bug)
-        wheel.install()
-        plain_text.install()
+        if filters_after_paint:
+            self._after_first_paint: _AfterFirstPaint | None = _AfterFirstPaint(self)
+        else:
+            self._after_first_paint = None
+            self.install_app_filters()
         self.autosaver.start()
+
+    def install_app_filters(self) -> None:
+        """The application-wide event filters: the window's shortcuts win over a field's keys, the
+        wheel leaves unfocused boxes alone, labels and tooltips are plain text. Once."""
+        if self.shortcuts_win is None:
+            self.shortcuts_win = WindowShortcutsWin(self, self.actions())
+            wheel.install()
+            plain_text.install()
+
+    def plain_labels(self, root: QWidget | None = None) -> None:
+        """What ``plain_text``'s filter does to a label when it is polished, done now to the labels under
+        ``root`` (the window): the start paints its first frame before that filter is installed."""
+        for label in (root or self).findChildren(QLabel):
+            if not label.property("richText") and label.textFormat() != Qt.TextFormat.PlainText:
+                label.setTextFormat(Qt.TextFormat.PlainText)
 
     def _report_bug(self, message: str) -> None:
         """The guard's French message: in the current sheet's message bar, else in a box."""
@@ -309,6 +362,8 @@ class MainWindow(QMainWindow):
             guard.connect(page.demo_chosen, self.open_demo)
             guard.connect(page.table_requested, self.new_table)
             page.set_recent(self._recent)
+            if self.shortcuts_win is None:  # built at the start, before the filters: plain text all the same
+                self.plain_labels(page)
             self.welcome_area.setWidget(page)
             if self.welcome_area.isVisible():
                 page.show()
