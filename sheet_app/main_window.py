@@ -34,13 +34,13 @@ from sheet_app.controller import Autosaver, DocumentController, OpenDocument, Op
 from sheet_app.house_menu import HouseRulesCommands
 from sheet_app.print_menu import PrintCommands
 from sheet_app.settings import Settings, examples_dir
-from sheet_app.welcome import NewSheetDialog, WelcomePage
 from ui.common import guard, plain_text, prompts, wheel
-from ui.common.help import HelpDialog
 from ui.common.shortcuts import WindowShortcutsWin
 from ui.sheet.sheet_view import SheetView
 
 if TYPE_CHECKING:  # the GM table's widgets load with the first table (start-up opens sheets: issue 15)
+    from sheet_app.welcome import WelcomePage  # with the welcome page, when its tab first shows
+    from ui.common.help import HelpDialog  # with the help window
     from ui.table.binding import RowSheetViewModel
     from ui.table.table_view import TableView
 
@@ -109,7 +109,7 @@ class _AfterFirstPaint(QObject):
             self.window.plain_labels()  # labels made since (a page built when shown): plain before painted
             if kind == QEvent.Type.Paint:
                 self.window.removeEventFilter(self)
-                QTimer.singleShot(0, self.window.install_app_filters)
+                QTimer.singleShot(0, self.window.first_painted)
         return False
 
 
@@ -183,12 +183,21 @@ class MainWindow(QMainWindow):
         self._update_title()
         self._update_actions()
         guard.set_reporter(self._report_bug)
+        self.after_first_paint: list[Callable[[], object]] = []
         if filters_after_paint:
             self._after_first_paint: _AfterFirstPaint | None = _AfterFirstPaint(self)
         else:
             self._after_first_paint = None
             self.install_app_filters()
         self.autosaver.start()
+
+    def first_painted(self) -> None:
+        """The loop's pass after the first paint of a start: the application-wide filters, then what
+        the app asked for then (``after_first_paint``: the app turns Python's garbage collector back on)."""
+        self.install_app_filters()
+        waiting, self.after_first_paint = self.after_first_paint, []
+        for then in waiting:
+            then()
 
     def install_app_filters(self) -> None:
         """The application-wide event filters: the window's shortcuts win over a field's keys, the
@@ -355,6 +364,8 @@ class MainWindow(QMainWindow):
     def welcome(self) -> WelcomePage:
         """The welcome page (its tab: ``welcome_area``), built on first use."""
         if self._welcome is None:
+            from sheet_app.welcome import WelcomePage
+
             page = self._welcome = WelcomePage()
             guard.connect(page.new_form.created, self.add_new_sheet)
             guard.connect(page.open_requested, self.open_dialog)
@@ -608,6 +619,8 @@ class MainWindow(QMainWindow):
     # --- commands ------------------------------------------------------------------------------------
 
     def new_dialog(self) -> None:
+        from sheet_app.welcome import NewSheetDialog
+
         dialog = NewSheetDialog(self)
         if dialog.exec() == NewSheetDialog.DialogCode.Accepted and dialog.sheet is not None:
             self.add_new_sheet(dialog.sheet)
@@ -826,6 +839,8 @@ class MainWindow(QMainWindow):
     def show_help(self) -> None:
         """F1: the guide, beside the sheet (one window, brought back to the front)."""
         if self.help_dialog is None:
+            from ui.common.help import HelpDialog
+
             self.help_dialog = HelpDialog(self)
         self.help_dialog.show()
         self.help_dialog.raise_()

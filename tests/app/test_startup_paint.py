@@ -5,7 +5,8 @@ application-wide event filters are installed (each is a Python call per event, a
 one of them sees for an object of a Qt class PySide does not expose makes PySide load every Qt class
 with its enums); they come in the next pass of the event loop. What must hold all the same: at the
 first paint every label of the window is plain text (what ``plain_text``'s filter does at polish), and
-right after it the three filters are there. ``guard`` must not read the ``__doc__`` of a Qt method
+right after it the three filters are there, and Python's garbage collector (off from the start of
+``run`` to the first paint) is back on. ``guard`` must not read the ``__doc__`` of a Qt method
 (PySide builds it on first read, ~80 ms and ~26 enums at a start).
 """
 
@@ -26,7 +27,7 @@ DEMO = ROOT / "resources" / "examples" / "douaratil.fiche.json"
 # Run as ``python -c``: starts the app on argv[1:], watches the awaited widget (the sheet, or the
 # welcome page without argument) and reports at its first paint, then once the loop has turned.
 START = r"""
-import enum, json, os, sys
+import enum, gc, json, os, sys
 
 enums = []
 _create = enum.EnumType._create_
@@ -56,6 +57,7 @@ def state(window):
         "labels": len(labels),
         "rich_labels": [l.text() for l in labels if l.textFormat() != Qt.TextFormat.PlainText],
         "enums": len(enums),
+        "gc": gc.isenabled(),
     }
 
 
@@ -113,6 +115,8 @@ def test_a_sheet_is_painted_before_the_application_filters_and_in_plain_text(tmp
     assert paint["rich_labels"] == []  # every label plain text at the first paint, as the filter makes them
     assert after["filters"] == [True, True, True]  # installed in the loop's next pass
     assert after["rich_labels"] == []
+    # Python's garbage collector is off while the start builds and paints, back on right after.
+    assert paint["gc"] is False and after["gc"] is True
 
 
 def test_the_welcome_page_is_painted_in_plain_text_then_the_filters_come(tmp_path: Path) -> None:
