@@ -100,8 +100,8 @@ def figure(name: str, app: Samples, floor: Samples, target: float | None, note: 
     )
 
 
-def run(quick: bool = False) -> list[Figure]:
-    rounds = 1 if quick else 20
+def run(quick: bool = False, rounds: int | None = None) -> list[Figure]:
+    rounds = rounds or (1 if quick else 20)
     home = Path(tempfile.mkdtemp(prefix="sheet_app_bench_start_"))
     env = _env(home)
     # The welcome page shows on a first run only: the sheets' runs leave a session to reopen (the list of
