@@ -107,9 +107,12 @@ class _AfterFirstPaint(QObject):
         kind = event.type()
         if kind == QEvent.Type.Show or kind == QEvent.Type.Paint:
             self.window.plain_labels()  # labels made since (a page built when shown): plain before painted
+            done = guard.guarded(self.window.first_painted)
             if kind == QEvent.Type.Paint:
                 self.window.removeEventFilter(self)
-                QTimer.singleShot(0, self.window.first_painted)
+                QTimer.singleShot(0, self.window, done)
+            else:  # a window shown but never painted (not exposed): the filters all the same, a little later
+                QTimer.singleShot(2000, self.window, done)
         return False
 
 
@@ -194,7 +197,7 @@ class MainWindow(QMainWindow):
     def first_painted(self) -> None:
         """The loop's pass after the first paint of a start: the application-wide filters, then what
         the app asked for then (``after_first_paint``: the app turns Python's garbage collector back on)."""
-        self.install_app_filters()
+        self.install_app_filters()  # once (a second call: nothing left to do)
         waiting, self.after_first_paint = self.after_first_paint, []
         for then in waiting:
             then()
