@@ -534,3 +534,94 @@ def test_a_bulk_action_leaves_the_garbage_collector_as_it_found_it(qtbot: Any) -
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_which_columns_python_draws_and_which_qt_draws(qtbot: Any) -> None:
+    """Issue 11's scroll speed, held by structure: the bar and the badge are drawn by the table's own
+    delegates, the text columns whose cells repeat from row to row by the text delegate (one pixmap
+    per look), and only the names (one per row) by Qt from the model's roles."""
+    from ui.table.delegates import PointsDelegate, StateDelegate, TextDelegate
+    from ui.table.model import HEADERS
+    from ui.table.table_view import TEXT_COLUMNS
+
+    view = make_table(qtbot, mixed_vm())
+    grid = view.grid
+    kinds = {column: type(grid.itemDelegateForColumn(column)) for column in range(len(HEADERS))}
+    assert kinds.pop(POINTS) is PointsDelegate and kinds.pop(STATE) is StateDelegate
+    assert grid.itemDelegateForColumn(NAME) is None and kinds.pop(NAME) is type(None)
+    assert set(kinds) == set(TEXT_COLUMNS) and set(kinds.values()) == {TextDelegate}
+
+
+def _grabbed(view: TableView) -> Any:
+    QApplication.processEvents()
+    view.grid.viewport().repaint()
+    return view.grid.viewport().grab().toImage()
+
+
+def test_the_text_columns_kept_as_pixmaps_show_the_very_pixels_qt_draws(qtbot: Any) -> None:
+    """The kept drawings are Qt's own, pixel for pixel: a plain row, a selected one, the current cell
+    with its focus frame (in the first row and column too), the turn's highlighted row, a dead row's
+    grey, a note, the players' view."""
+    from PySide6.QtWidgets import QStyledItemDelegate
+
+    from ui.table.table_view import TEXT_COLUMNS
+
+    vm = mixed_vm()
+    ids = [c.id for c in vm.creatures]
+    vm.bulk(ids[:2], BulkRequest("damage", "40"))
+    vm.set_note(ids[0], "embusqué derrière le rocher")
+    vm.next_turn()
+    vm.next_turn()
+    view = make_table(qtbot, vm)
+    grid = view.grid
+    qt_drawn = QStyledItemDelegate(grid)
+    ours = view.text_delegate
+
+    def compare() -> None:
+        mine = _grabbed(view)
+        for column in TEXT_COLUMNS:
+            grid.setItemDelegateForColumn(column, qt_drawn)
+        theirs = _grabbed(view)
+        for column in TEXT_COLUMNS:
+            grid.setItemDelegateForColumn(column, ours)
+        assert mine == theirs
+
+    compare()
+    view.select_ids(ids[1:4])
+    grid.setFocus()
+    compare()
+    for row, column in ((0, 0), (2, 2), (3, 5)):
+        grid.setCurrentIndex(view.model.index(row, column))
+        compare()
+    vm.set_gm_view(False)
+    compare()
+    assert ours._pixmaps
+
+
+def test_a_text_look_is_drawn_once_whatever_the_rows_that_show_it(qtbot: Any) -> None:
+    """Forty wolves show few looks (one system, a few initiatives, no conditions): the text delegate
+    keeps a pixmap per look, not per row; a repaint of rows already seen draws nothing new; a new font
+    forgets them all."""
+    vm = TableViewModel()
+    vm.add_creatures(wolf(), 40)
+    for creature in vm.creatures:
+        vm.set_initiative(creature.id, creature.id % 3)
+    view = make_table(qtbot, vm)
+    grid = view.grid
+    bar = grid.verticalScrollBar()
+    while True:
+        grid.viewport().repaint()
+        if bar.value() >= bar.maximum():
+            break
+        bar.setValue(bar.value() + bar.pageStep())
+    kept = len(view.text_delegate._pixmaps)
+    # turn, system, conditions, wounds, note: one look each per row background (plain or alternate);
+    # initiative: three values.
+    assert 0 < kept <= 2 * (5 + 3)
+    bar.setValue(0)
+    grid.viewport().repaint()
+    assert len(view.text_delegate._pixmaps) == kept
+    font = grid.font()
+    font.setPointSizeF(font.pointSizeF() + 1)
+    grid.setFont(font)
+    assert not view.text_delegate._pixmaps

@@ -1,10 +1,12 @@
-"""How two columns of the GM table are drawn: the health bar (the sheet's, at a row's height) and the
-state badge (the sheet's words and colours). Only the rows a view shows are painted, and each drawing
-is kept as a pixmap per what it shows, its size and its background (selected, the turn's highlight): a
-repaint of rows already seen is one copy per cell.
+"""How the GM table's cells are drawn: the health bar (the sheet's, at a row's height), the state badge
+(the sheet's words and colours), and the plain text columns whose cells repeat from row to row. Only
+the rows a view shows are painted, and each drawing is kept as a pixmap per what it shows, its size and
+its background (selected, the turn's highlight): a repaint of rows already seen is one copy per cell.
 
-A paint asks the table's model directly what the cell draws (``TableModel.drawing``, worked out once
-per row change), not through Qt's roles: scrolling a thousand rows paints forty of these cells a page.
+A paint asks the table's model directly what the cell draws (``TableModel.drawing`` and
+``TableModel.look``, worked out once per row change), not through Qt's roles: scrolling a thousand rows
+paints two hundred cells a page, and each cell Qt draws itself from the model's roles costs a Python
+call for its seven roles, then the layout of its text.
 """
 
 from __future__ import annotations
@@ -203,3 +205,97 @@ def _short(system_id: str) -> str:
     if found is None:
         found = _SHORT[system_id] = rules.describe(system_id).points_short
     return found
+
+
+# The text pixmaps kept: at most this many bytes of them (the few looks of a column, many times over).
+TEXT_BYTES_KEPT = 24 * 1024 * 1024
+_row_of_index = QModelIndex.row
+_column_of_index = QModelIndex.column
+
+
+class TextDelegate(QStyledItemDelegate):
+    """Text columns whose cells repeat from row to row (the turn's mark, the system, the conditions,
+    the wounds, the initiative, the note): each distinct cell is drawn once by Qt's own delegate into a
+    pixmap, then copied wherever it shows again, in any row.
+
+    The pixmap holds exactly what the view would have painted there: the view's background under the
+    row (its base colour, or the alternate row's, or the selection's: the style's row panel), then Qt's
+    drawing of the cell from the model's roles. It is kept per what the model says the cell shows
+    (``TableModel.look``), the item's state (selected, focus, hover, active window…), its features (an
+    alternate row), its size and the screen's pixel ratio; a change of the view's font, palette or
+    style forgets them all (``forget``). A model that says nothing of its cells is drawn by Qt as usual.
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._pixmaps: OrderedDict[Hashable, QPixmap] = OrderedDict()
+        self._bytes = 0
+
+    def forget(self) -> None:
+        self._pixmaps.clear()
+        self._bytes = 0
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: AnyIndex) -> None:
+        model = index.model()
+        look = getattr(model, "look", None)
+        try:
+            row, column = _row_of_index(index), _column_of_index(index)
+        except TypeError:  # a QPersistentModelIndex, from Python
+            row, column = index.row(), index.column()
+        shown = look(row, column) if look is not None else None
+        if shown is None:
+            super().paint(painter, option, index)
+            return
+        rect: QRect = option.rect  # type: ignore[attr-defined]
+        device = painter.device()
+        ratio = device.devicePixelRatioF() if device is not None else 1.0
+        key = (
+            shown,
+            option.state,  # type: ignore[attr-defined]
+            option.features,  # type: ignore[attr-defined]
+            rect.width(),
+            rect.height(),
+            ratio,
+        )
+        pixmap = self._pixmaps.get(key)
+        if pixmap is None:
+            pixmap = self._drawn(option, index, rect, ratio)
+            if pixmap is None:
+                super().paint(painter, option, index)
+                return
+            self._pixmaps[key] = pixmap
+            self._bytes += pixmap.width() * pixmap.height() * 4
+            while self._bytes > TEXT_BYTES_KEPT and len(self._pixmaps) > 1:
+                _key, old = self._pixmaps.popitem(last=False)
+                self._bytes -= old.width() * old.height() * 4
+        else:
+            self._pixmaps.move_to_end(key)
+        painter.drawPixmap(rect.x(), rect.y(), pixmap)
+
+    def _drawn(self, option: QStyleOptionViewItem, index: AnyIndex, rect: QRect, ratio: float) -> QPixmap | None:
+        """What the view paints in the cell (its background under the row, the style's row panel, Qt's
+        drawing of the cell, at the cell's place), on a pixmap of the cell's size; None when the
+        background is not one plain colour (a pattern would not line up)."""
+        widget = option.widget  # type: ignore[attr-defined]
+        viewport = getattr(widget, "viewport", None)
+        if viewport is None:
+            return None
+        surface = viewport()
+        brush = surface.palette().brush(surface.backgroundRole())
+        if brush.style() != Qt.BrushStyle.SolidPattern:
+            return None
+        width, height = rect.width(), rect.height()
+        pixmap = QPixmap(max(1, int(width * ratio)), max(1, int(height * ratio)))
+        pixmap.setDevicePixelRatio(ratio)
+        pixmap.fill(brush.color())
+        inner = QPainter(pixmap)
+        try:
+            # Drawn where the view would draw it (the pixmap moved under the cell): antialiased edges
+            # (the focus frame's corners) fall on the very same pixels.
+            inner.translate(-rect.x(), -rect.y())
+            opt = QStyleOptionViewItem(option)
+            widget.style().drawPrimitive(QStyle.PrimitiveElement.PE_PanelItemViewRow, opt, inner, widget)
+            super().paint(inner, opt, index)
+        finally:
+            inner.end()
+        return pixmap

@@ -20,8 +20,10 @@ from typing import Any, NamedTuple
 
 from PySide6.QtCore import (
     QT_TRANSLATE_NOOP,
+    QAbstractItemModel,
     QAbstractTableModel,
     QModelIndex,
+    QModelRoleData,
     QObject,
     QPersistentModelIndex,
     Qt,
@@ -87,6 +89,7 @@ _IGNORED = frozenset(
     )
 )
 _ROOT = QModelIndex()
+_COLUMNS = len(HEADERS)
 # The roles a view asks of every cell it paints (a delegate's ``initStyleOption``: font, alignment,
 # foreground, check state, decoration, text, background): answered from each row's values, worked
 # out once per row change (``_painted``), never per call.
@@ -94,6 +97,15 @@ _CHECK_STATE = int(Qt.ItemDataRole.CheckStateRole)
 _DECORATION = int(Qt.ItemDataRole.DecorationRole)
 PAINT_ROLES = (_DISPLAY, _FONT, _ALIGNMENT, _FOREGROUND, _BACKGROUND, _CHECK_STATE, _DECORATION)
 _MISSING = object()
+# Qt's methods taken once from their classes: a repaint calls them for every cell, and an attribute
+# looked up on a Qt object each time costs more than the call itself. They take a ``QModelIndex``
+# (what Qt passes); Python callers may pass a ``QPersistentModelIndex``, answered the usual way.
+_row_of_index = QModelIndex.row
+_column_of_index = QModelIndex.column
+_valid_index = QModelIndex.isValid
+_create_index = QAbstractItemModel.createIndex
+_role_of = QModelRoleData.role
+_set_data = QModelRoleData.setData
 
 CURRENT_MARK = "▶"
 DONE_MARK = "✓"
@@ -148,11 +160,26 @@ def _bold() -> QFont:
 
 class Painted(NamedTuple):
     """What a repaint asks of one row: per column, the value of each of ``PAINT_ROLES``; what the
-    delegates draw (by column); whether the row is the creature whose turn it is."""
+    delegates draw (by column); whether the row is the creature whose turn it is; per column, what the
+    cell looks like (``looks``: equal for two cells that Qt draws alike, whatever their row)."""
 
     roles: tuple[dict[int, Any], ...]
     drawings: dict[int, Any]
     turn: bool
+    looks: tuple[tuple[Any, ...], ...] = ()
+
+
+def _look(column: int, values: dict[int, Any]) -> tuple[Any, ...]:
+    """What Qt's delegate draws a cell from: its text, and the font, colour, background and alignment
+    the model gives (each one of the model's few shared objects, or None), by identity."""
+    return (
+        column,
+        values[_DISPLAY],
+        id(values[_FONT]) if values[_FONT] is not None else None,
+        id(values[_FOREGROUND]) if values[_FOREGROUND] is not None else None,
+        id(values[_BACKGROUND]) if values[_BACKGROUND] is not None else None,
+        values[_ALIGNMENT],
+    )
 
 
 def _fold(text: str) -> str:
@@ -335,9 +362,14 @@ class TableModel(QAbstractTableModel):
 
     def index(self, row: int, column: int, parent: AnyIndex = _ROOT) -> QModelIndex:
         # One Python call where Qt's own ``index`` would make two (``rowCount`` and ``columnCount``):
-        # the sorting proxy asks for an index for every cell it maps.
-        if 0 <= row < len(self._rows) and 0 <= column < len(HEADERS) and not parent.isValid():
-            return self.createIndex(row, column)
+        # a view asks for an index for every cell it paints.
+        if 0 <= row < len(self._rows) and 0 <= column < _COLUMNS:
+            try:
+                valid = _valid_index(parent)
+            except TypeError:  # a QPersistentModelIndex, from Python
+                valid = parent.isValid()
+            if not valid:
+                return _create_index(self, row, column)
         return QModelIndex()
 
     def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008 (Qt signature)
@@ -369,19 +401,24 @@ class TableModel(QAbstractTableModel):
         return tr_const(text) if text else None
 
     def flags(self, index: AnyIndex) -> Qt.ItemFlag:
-        # An invalid index has column -1: the table's last entry, no flags.
-        return self._flags[index.column()]
+        # An invalid index has column -1: the table's last entry, no flags. A view asks up to three
+        # times per cell it paints (a selected one).
+        try:
+            column = _column_of_index(index)
+        except TypeError:  # a QPersistentModelIndex, from Python
+            column = index.column()
+        return self._flags[column]
 
     def data(self, index: AnyIndex, role: int = _DISPLAY) -> Any:
-        row = index.row()
+        row, column = index.row(), index.column()
         if row < 0 or row >= len(self._rows):
             return None
         creature = self._rows[row]
         role = int(role)
-        value = self._painted_row(creature).roles[index.column()].get(role, _MISSING)
+        value = self._painted_row(creature).roles[column].get(role, _MISSING)
         if value is not _MISSING:
             return value
-        return self._value(creature, index.column(), role, self._player)
+        return self._value(creature, column, role, self._player)
 
     def _value(self, creature: Creature, column: int, role: int, player: bool) -> Any:
         """What the cell of ``creature`` in ``column`` says for ``role`` (each call works it out)."""
@@ -469,7 +506,7 @@ class TableModel(QAbstractTableModel):
         colour = self._value(creature, STATE, ColourRole, player)
         if isinstance(label, str) and isinstance(colour, str):
             drawings[STATE] = ("badge", label, colour)
-        painted = Painted(roles, drawings, mark == 1)
+        painted = Painted(roles, drawings, mark == 1, tuple(_look(c, values) for c, values in enumerate(roles)))
         self._painted[cid] = (creature, mark, player, painted)
         return painted
 
@@ -483,6 +520,13 @@ class TableModel(QAbstractTableModel):
         found = painted.drawings.get(column)
         return None if found is None else (found, painted.turn)
 
+    def look(self, row: int, column: int) -> tuple[Any, ...] | None:
+        """For the table's text delegate: what the cell shows, as a key equal for two cells that Qt
+        draws alike (None: no such row)."""
+        if not 0 <= row < len(self._rows) or not 0 <= column < _COLUMNS:
+            return None
+        return self._painted_row(self._rows[row]).looks[column]
+
     def _warm_up(self) -> None:
         rows = self._state.creatures
         end = min(len(rows), self._warm_from + WARM_CHUNK)
@@ -495,17 +539,20 @@ class TableModel(QAbstractTableModel):
     def multiData(self, index: AnyIndex, roleDataSpan: Any) -> None:
         """Every role a view asks of one cell in one call (a delegate asks seven at a time), each set
         or cleared (the span is reused from cell to cell: a role without value must be cleared)."""
-        row = index.row()
+        try:
+            row, column = _row_of_index(index), _column_of_index(index)
+        except TypeError:  # a QPersistentModelIndex, from Python
+            row, column = index.row(), index.column()
         if row < 0 or row >= len(self._rows):
             return
         creature = self._rows[row]
-        get = self._painted_row(creature).roles[index.column()].get
+        get = self._painted_row(creature).roles[column].get
         for item in roleDataSpan:
-            role = item.role()
+            role = _role_of(item)
             value = get(role, _MISSING)
             if value is _MISSING:
-                value = self._value(creature, index.column(), role, self._player)
-            item.setData(value)  # None clears it
+                value = self._value(creature, column, role, self._player)
+            _set_data(item, value)  # None clears it
 
     def _turn_mark(self, creature: Creature) -> str:
         state = self._state

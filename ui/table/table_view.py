@@ -13,7 +13,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
+from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -43,7 +43,7 @@ from ui.common.messages import MessageBar
 from ui.common.models import JournalModel
 from ui.common.undo_keys import pass_undo_when_unmodified
 from ui.table import dialogs
-from ui.table.delegates import PointsDelegate, StateDelegate
+from ui.table.delegates import PointsDelegate, StateDelegate, TextDelegate
 from ui.table.model import (
     CONDITIONS,
     HEADERS,
@@ -65,6 +65,19 @@ from ui.table.viewmodel import BulkRequest, TableChanges, TableViewModel
 COLUMN_WIDTHS = {TURN: 40, NAME: 150, SYSTEM: 80, STATE: 175, POINTS: 220, CONDITIONS: 170, WOUNDS: 150, INITIATIVE: 50}
 JOURNAL_LIMIT = SHOWN_ENTRIES
 AMOUNT_START = set("0123456789+-−")
+# Columns whose cells repeat from row to row, drawn once per look and then copied (``TextDelegate``);
+# the names, one per row, are drawn by Qt from the model's roles.
+TEXT_COLUMNS = (TURN, SYSTEM, CONDITIONS, WOUNDS, INITIATIVE, NOTE)
+# What makes every kept drawing of the rows out of date.
+_RESTYLED = frozenset(
+    {
+        QEvent.Type.FontChange,
+        QEvent.Type.PaletteChange,
+        QEvent.Type.StyleChange,
+        QEvent.Type.LayoutDirectionChange,
+        QEvent.Type.LocaleChange,
+    }
+)
 
 
 class TableGrid(QTableView):
@@ -73,6 +86,14 @@ class TableGrid(QTableView):
     typed = Signal(str)
     openRequested = Signal()
     removeRequested = Signal()
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() in _RESTYLED:
+            for column in range(self.model().columnCount() if self.model() is not None else 0):
+                forget = getattr(self.itemDelegateForColumn(column), "forget", None)
+                if forget is not None:
+                    forget()
+        super().changeEvent(event)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if self.state() == QAbstractItemView.State.EditingState:
@@ -246,6 +267,9 @@ class TableView(QWidget):
             header.resizeSection(column, width)
         self.grid.setItemDelegateForColumn(POINTS, PointsDelegate(self.grid))
         self.grid.setItemDelegateForColumn(STATE, StateDelegate(self.grid))
+        self.text_delegate = TextDelegate(self.grid)
+        for column in TEXT_COLUMNS:
+            self.grid.setItemDelegateForColumn(column, self.text_delegate)
         self.grid.setAccessibleName(self.tr("Créatures de la table"))
         self.grid.typed.connect(self.start_amount)
         self.grid.openRequested.connect(self.open_current)
