@@ -10,7 +10,10 @@ and unticked again. Plus the same on a Douaratil sheet whose journal holds 5,000
 The baseline, in the same window and the same run, interleaved with the edits: a label's ``setText``
 and the same event processing (what any visible change costs here). Target: p95 ≤ 16 ms (one frame).
 
-``python -m bench.edits [--quick]``
+``python -m bench.edits [--quick]`` (through ``python -m bench``: a process of its own);
+``python -m bench.edits --cases douaratil,journal [--cycles N]``: only those cases (a system's id, or
+« journal » for the long journal), in this process, one line per case (CPU p50 / p95, the baseline's p95,
+widgets painted): what an A/B of two trees alternated in one run reads.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from bench.common import Figure, Samples, median, percentile
 
 FRAME_MS = 16.0
 JOURNAL_ENTRIES = 5000
+RAW: dict[str, list[float]] = {}  # the last run's CPU times per edit (ms), per figure name
 
 
 def _sheet_file(folder: Path, system_id: str, journal: tuple[str, ...] = ()) -> Path:
@@ -197,21 +201,29 @@ def measure(session: Session, cycles: int) -> tuple[Samples, Samples, dict[str, 
     return edits, base, info
 
 
-def run(quick: bool = False) -> list[Figure]:
+def run(quick: bool = False, cases: list[str] | None = None, cycles: int | None = None) -> list[Figure]:
+    """The figures; ``cases``: only these (system ids, « journal »); ``cycles``: rounds of four edits."""
     import rules
 
-    cycles = 3 if quick else 60
+    cycles = cycles or (3 if quick else 60)
     folder = qt.isolate()
     qt.app()
     window = qt.main_window()
     work = Path(tempfile.mkdtemp(prefix="edits_", dir=folder))
-    cases = [(s, s, False, ()) for s in rules.SYSTEMS]
-    cases.append(("douaratil", f"douaratil, {JOURNAL_ENTRIES:,} journal entries shown", True, long_journal()))
+    every = [(s, s, False, ()) for s in rules.SYSTEMS]
+    every.append(("douaratil", f"douaratil, {JOURNAL_ENTRIES:,} journal entries shown", True, long_journal()))
+    if cases is not None:
+        unknown = set(cases) - {*rules.SYSTEMS, "journal"}
+        if unknown:
+            raise SystemExit(f"unknown case(s): {', '.join(sorted(unknown))}")
+        every = [c for c in every if (c[0] if not c[2] else "journal") in cases]
     figures = []
-    for system_id, name, show_all, journal in cases:
+    RAW.clear()
+    for system_id, name, show_all, journal in every:
         path = _sheet_file(work, system_id, journal)
         session = Session(window, path, show_all)
         edits, base, info = measure(session, cycles)
+        RAW[name] = list(edits.cpu)
         ratios = [e / b for e, b in zip(edits.cpu, base.cpu, strict=True) if b > 0]
         refused = session.refused
         rows = ""
@@ -244,7 +256,30 @@ def run(quick: bool = False) -> list[Figure]:
     return figures
 
 
+def _cases_main(argv: list[str]) -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m bench.edits")
+    parser.add_argument("--cases", required=True, help="system ids and/or « journal », comma-separated")
+    parser.add_argument("--cycles", type=int, default=60)
+    parser.add_argument("--raw", action="store_true", help="also print each edit's CPU time (JSON)")
+    args = parser.parse_args(argv)
+    for figure in run(cases=[c.strip() for c in args.cases.split(",") if c.strip()], cycles=args.cycles):
+        print(
+            f"{figure.name}: CPU p50 {figure.cpu:.2f} p95 {figure.cpu_p95:.2f} ms; "
+            f"baseline p95 {figure.base_cpu:.2f} ms; {figure.note}",
+            flush=True,
+        )
+    if args.raw:
+        import json
+
+        print("RAW " + json.dumps(RAW, ensure_ascii=False), flush=True)
+    return 0
+
+
 if __name__ == "__main__":
+    if any(a.startswith("--cases") for a in sys.argv[1:]):
+        sys.exit(_cases_main(sys.argv[1:]))
     from bench.__main__ import main
 
     sys.exit(main(["--only", "edits", *sys.argv[1:]]))

@@ -11,6 +11,11 @@ to exit, CPU from the child's rusage (user + system, every thread). Bytecode is 
 (``PYTHONDONTWRITEBYTECODE`` unset, warm-up runs first), as in a user's install.
 
 ``python -m bench.startup [--quick]``
+
+``BENCH_STARTUP_AGAINST=/path/to/another/tree``: the same starts, with the same harness, of another copy
+of the app (``git worktree add`` or ``git archive main | tar -x``) too, in the same rounds: each round runs
+the floor, this tree and the other tree in a rotating order, and the other tree's figures are added
+(« … [other] »). This is the A/B of a change on a loaded machine: both sides share the same load.
 """
 
 from __future__ import annotations
@@ -69,6 +74,15 @@ def pairs(app: list[str], floor: list[str], env: dict[str, str], rounds: int, ou
             samples.add(*spawn(args, env))
 
 
+def triples(
+    app: list[str], floor: list[str], envs: tuple[dict[str, str], dict[str, str]], turn: int, out: tuple[Samples, ...]
+) -> None:
+    """One round of this tree, the floor and the other tree (``BENCH_STARTUP_AGAINST``), order rotating."""
+    order = [(envs[0], out[0], app), (envs[0], out[1], floor), (envs[1], out[2], app)]
+    for env, samples, args in order[turn % 3 :] + order[: turn % 3]:
+        samples.add(*spawn(args, env))
+
+
 def figure(name: str, app: Samples, floor: Samples, target: float | None, note: str = "") -> Figure:
     ratios = [a / f for a, f in zip(app.cpu, floor.cpu, strict=True)]
     wall_ratios = [a / f for a, f in zip(app.wall, floor.wall, strict=True)]
@@ -86,8 +100,8 @@ def figure(name: str, app: Samples, floor: Samples, target: float | None, note: 
     )
 
 
-def run(quick: bool = False) -> list[Figure]:
-    rounds = 1 if quick else 20
+def run(quick: bool = False, rounds: int | None = None) -> list[Figure]:
+    rounds = rounds or (1 if quick else 20)
     home = Path(tempfile.mkdtemp(prefix="sheet_app_bench_start_"))
     env = _env(home)
     # The welcome page shows on a first run only: the sheets' runs leave a session to reopen (the list of
@@ -101,6 +115,9 @@ def run(quick: bool = False) -> list[Figure]:
     for args in (floor, *apps.values(), welcome):
         for _ in range(1 if quick else 2):
             spawn(args, welcome_env if args is welcome else env)
+    against = os.environ.get("BENCH_STARTUP_AGAINST", "")
+    if against:
+        return _against(Path(against).resolve(), rounds, quick, floor, apps, welcome)
     results = {s: (Samples(), Samples()) for s in (*SYSTEMS, "welcome")}
     for _ in range(rounds):  # interleaved: one pair of each system per round
         for s in SYSTEMS:
@@ -124,6 +141,38 @@ def run(quick: bool = False) -> list[Figure]:
     fig = figure("import rules (fresh process)", *imports, None, f"dice library loaded by it: {loaded};")
     fig.base_name = "import pydantic"
     figures.append(fig)
+    return figures
+
+
+def _against(
+    other: Path, rounds: int, quick: bool, floor: list[str], apps: dict[str, list[str]], welcome: list[str]
+) -> list[Figure]:
+    """The start-up figures of this tree and of ``other`` (same harness, same rounds), against one floor."""
+    if not (other / "sheet_app" / "app.py").is_file():
+        raise SystemExit(f"BENCH_STARTUP_AGAINST: no sheet_app/app.py under {other}")
+
+    def envs(kind: str) -> tuple[dict[str, str], dict[str, str]]:
+        mine = _env(Path(tempfile.mkdtemp(prefix=f"sheet_app_bench_{kind}_")))
+        theirs = _env(Path(tempfile.mkdtemp(prefix=f"sheet_app_bench_{kind}_other_")))
+        theirs["PYTHONPATH"] = str(other)
+        return mine, theirs
+
+    sheet_envs, welcome_envs = envs("start"), envs("welcome")  # as in ``run``: the welcome's folders apart
+    for args in apps.values():  # warm-up: the other tree's bytecode, its user folders
+        spawn(args, sheet_envs[1])
+    spawn(welcome, welcome_envs[1])
+    spawn(welcome, welcome_envs[0])
+    results = {s: (Samples(), Samples(), Samples()) for s in (*SYSTEMS, "welcome")}
+    for turn in range(rounds):
+        for s in SYSTEMS:
+            triples(apps[s], floor, sheet_envs, turn, results[s])
+        triples(welcome, floor, welcome_envs, turn, results["welcome"])
+    figures = []
+    for s in (*SYSTEMS, "welcome"):
+        name = f"start-up → {s} sheet painted" if s != "welcome" else "start-up → welcome painted (first run)"
+        mine, base, theirs = results[s]
+        figures.append(figure(name, mine, base, TARGET_RATIO))
+        figures.append(figure(f"{name} [{other.name}]", theirs, base, TARGET_RATIO))
     return figures
 
 

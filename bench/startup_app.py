@@ -6,9 +6,12 @@ painted, then exit at once (no tear-down, as the floor).
 
 The app is started as ``sheet-app`` starts it, its imports in its own order: this script imports
 nothing of Qt before the app does (PySide6's import hook costs every module imported after it, so a
-harness that imported Qt first would measure a start no user has). The watch for the first paint is
-installed on the app's own ``QApplication``, when the app installs its translations (before any window
-exists)."""
+harness that imported Qt first would measure a start no user has). The watch for the first paint is an
+event filter on the awaited widget alone, put there when the app's ``start`` has opened its documents
+(before the window is shown): an application-wide Python filter would see every event of every object,
+and the first one sent to an object of a Qt class PySide does not expose (a ``QGestureManager``, a line
+edit's control) makes PySide load every Qt class not yet loaded, with their enums (~180, ~60 ms): a cost
+of the harness, not of the app."""
 
 import os
 import sys
@@ -17,27 +20,35 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import sheet_app.app as entry
 
-WAITED = {"sheet": "SheetView", "welcome": "WelcomePage"}[sys.argv[1]]
-_install_translations = entry.install_translations
+WAITED = sys.argv[1]
+_start = entry.start
 _keep: list[object] = []
 
 
-def _watched_translations(app):  # type: ignore[no-untyped-def]
+def _watched_start(window, files):  # type: ignore[no-untyped-def]
     from PySide6.QtCore import QEvent, QObject, QTimer
+
+    _start(window, files)
+    if WAITED == "sheet":
+        target = next(iter(window.docs))  # the sheet's view (``SheetView``), the one document opened
+        assert type(target).__name__ == "SheetView", target
+    else:
+        assert not window.docs, window.docs
+        target = window.welcome  # the page the welcome tab builds when it shows (built here instead)
+        assert type(target).__name__ == "WelcomePage", target
 
     class FirstPaint(QObject):
         def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-            if event.type() == QEvent.Type.Paint and watched.metaObject().className() == WAITED:
+            if event.type() == QEvent.Type.Paint:
                 QTimer.singleShot(0, lambda: os._exit(0))  # after the whole pass is painted
             return False
 
     watch = FirstPaint()
-    app.installEventFilter(watch)
+    target.installEventFilter(watch)
     _keep.append(watch)
-    return _install_translations(app)
 
 
-entry.install_translations = _watched_translations
+entry.start = _watched_start
 
 from sheet_app.__main__ import main  # noqa: E402
 

@@ -196,8 +196,15 @@ class SheetError(Refused):
         self.count = count if count is not None else len(lines)
 
 
-def _invalid_sheet(prefix: str, exc: ValidationError) -> SheetError:
-    lines = describe_validation_error(exc, tags=REGISTRY.keys())
+def _invalid_sheet(prefix: str, exc: ValidationError, system_id: str | None = None) -> SheetError:
+    """A sheet's pydantic error in French, its fields named in its own system's words (``System.field_labels``,
+    then the shared ``FIELD_LABELS``): the same words whichever systems happen to be loaded already."""
+    if system_id is None:
+        first = exc.errors(include_url=False)[:1]
+        loc = first[0]["loc"] if first else ()
+        system_id = loc[0] if loc and isinstance(loc[0], str) and loc[0] in REGISTRY.keys() else None
+    labels = REGISTRY[system_id].field_labels if system_id is not None else FIELD_LABELS
+    lines = describe_validation_error(exc, labels=labels, tags=REGISTRY.keys())
     locations: list[tuple[str | int, ...]] = [
         shown_location(err["loc"], REGISTRY.keys()) for err in exc.errors(include_url=False)[: len(lines)]
     ]
@@ -309,6 +316,7 @@ def sheet_from_data(data: Any, rules_table: Any = None, *, strict: bool = False)
     integer): checked against the model's type twin first.
     """
     sheet_type: Any = None
+    known_id: str | None = None
     if isinstance(data, dict):
         sys_id = data.get("system")
         if isinstance(sys_id, str) and sys_id not in REGISTRY:
@@ -321,6 +329,7 @@ def sheet_from_data(data: Any, rules_table: Any = None, *, strict: bool = False)
         if isinstance(sys_id, str):
             # The system is known: validate with its own model, so messages carry no union tag.
             sheet_type = REGISTRY[sys_id].sheet_type
+            known_id = sys_id
     try:
         if strict and sheet_type is not None:
             twin_adapter(sheet_type).validate_python(data, strict=True)
@@ -329,7 +338,7 @@ def sheet_from_data(data: Any, rules_table: Any = None, *, strict: bool = False)
         else:
             sheet = _sheet_adapter().validate_python(data, context=_context(rules_table))
     except ValidationError as exc:
-        raise _invalid_sheet("Fiche invalide : ", exc) from None
+        raise _invalid_sheet("Fiche invalide : ", exc, known_id) from None
     return _checked(sheet, rules_table, "Fiche invalide : ")
 
 

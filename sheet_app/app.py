@@ -8,6 +8,7 @@ open in tabs. Either way, what a crash left in the autosave store is offered fir
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib.util
 import os
 import sys
@@ -235,28 +236,39 @@ def run(argv: list[str]) -> int:
         return check(rest)
     args = parse(argv)
     ensure_platform()
-    preload()
-    from PySide6.QtWidgets import QApplication
-
-    from sheet_app import guard
-    from sheet_app.autosave import AutosaveStore
-    from sheet_app.main_window import MainWindow
-
-    app = QApplication.instance() or QApplication([sys.argv[0]])
-    guard.install()  # a bug in any slot: a French message and the log, never a silent failure
-    QApplication.setApplicationName("sheet_app")
-    QApplication.setApplicationDisplayName("Fiche de personnage")
-    install_translations(app)
-    configure_logging()
-    install_excepthook()
-    store = AutosaveStore()  # one per app; its lock says « this session is alive » until we quit
+    # No cyclic garbage collection until the window is painted (issue 15): a start allocates some million
+    # objects (pydantic's schemas, Qt's enums, the rule tables, the widgets) and none of them is garbage
+    # yet; Python's collector went through them again and again (~10 % of the start). It is back on in
+    # the loop's pass after the first paint (``MainWindow.after_first_paint``), or when ``run`` ends.
+    gc.disable()
     try:
-        window = MainWindow(store=store)
-        start(window, [Path(f) for f in args.files])
-        window.show()
-        return int(app.exec())
+        preload()
+        from PySide6.QtWidgets import QApplication
+
+        from sheet_app import guard
+        from sheet_app.autosave import AutosaveStore
+        from sheet_app.main_window import MainWindow
+
+        app = QApplication.instance() or QApplication([sys.argv[0]])
+        guard.install()  # a bug in any slot: a French message and the log, never a silent failure
+        QApplication.setApplicationName("sheet_app")
+        QApplication.setApplicationDisplayName("Fiche de personnage")
+        install_translations(app)
+        configure_logging()
+        install_excepthook()
+        store = AutosaveStore()  # one per app; its lock says « this session is alive » until we quit
+        try:
+            # The application-wide event filters come after the first paint (``_AfterFirstPaint``, issue 15).
+            window = MainWindow(store=store, filters_after_paint=True)
+            window.after_first_paint.append(gc.enable)
+            start(window, [Path(f) for f in args.files])
+            window.plain_labels()
+            window.show()
+            return int(app.exec())
+        finally:
+            store.close()
     finally:
-        store.close()
+        gc.enable()
 
 
 def start(window: Any, files: list[Path]) -> None:

@@ -1124,6 +1124,12 @@ def _twin_of(sheet_type: Any) -> TypeAdapter[Any]:
     return TypeAdapter(rules.strict_types(sheet_type))
 
 
+@functools.cache
+def _twins_of(sheet_type: Any) -> TypeAdapter[Any]:
+    """A list of ``sheet_type``'s type twins: the sheets of one system checked in one call."""
+    return TypeAdapter(list[rules.strict_types(sheet_type)])  # type: ignore[misc]
+
+
 def _errors_in(system_id: str, data: dict[str, Any]) -> int:
     """How many validation errors a sheet has, as ``rules.sheet_from_data(strict=True)`` finds them."""
     sheet_type = rules.system(system_id).sheet_type
@@ -1235,7 +1241,7 @@ def decode_document(raw: bytes, name: str = "fichier") -> Document:
     with _collector_paused():
         parsed = _parsed(raw, name)
         doc = _fast(parsed) or _slow(parsed, name)
-    _mark_verified(doc.sheets)
+    _mark_verified(doc)
     return doc
 
 
@@ -1250,11 +1256,6 @@ def _decode_fast(raw: bytes) -> Document | None:
 def _decode_slow(raw: bytes, name: str) -> Document:
     """The wording reader alone (for the tests that check both readers agree)."""
     return _slow(_parsed(raw, name), name)
-
-
-def _twin(system_id: str) -> TypeAdapter[Any] | None:
-    """The type twin of ``system_id``'s sheets, None for an unknown system (its rules load now)."""
-    return _twin_of(rules.system(system_id).sheet_type) if system_id in rules.SYSTEMS else None
 
 
 def _fast(parsed: _Parsed) -> Document | None:
@@ -1275,17 +1276,21 @@ def _fast(parsed: _Parsed) -> Document | None:
     sheets = [data.get("sheet")] if kind == "sheet" else data.get("sheets") if kind == "table" else None
     if not isinstance(sheets, list):
         return None
-    named: set[str] = set()
+    by_system: dict[str, list[Any]] = {}
     try:
         for sheet in sheets:
-            system_id = sheet.get("system") if isinstance(sheet, dict) else None
-            twin = _twin(system_id) if isinstance(system_id, str) else None
-            if twin is None:
-                return None
-            twin.validate_python(sheet, strict=True)
-            named.add(system_id)
+            system_id = sheet.get("system") if type(sheet) is dict else None
+            group = by_system.get(system_id) if type(system_id) is str else None
+            if group is None:
+                if type(system_id) is not str or system_id not in rules.SYSTEMS:
+                    return None
+                group = by_system[system_id] = []
+            group.append(sheet)
+        # One strict pass per system over its sheets (not one call per sheet).
+        for system_id, group in by_system.items():
+            _twins_of(rules.system(system_id).sheet_type).validate_python(group, strict=True)
         # Only the systems the file names are loaded (start-up opening one sheet loads one system).
-        systems = tuple(s for s in rules.SYSTEMS if s in named) or rules.SYSTEMS[:1]
+        systems = tuple(s for s in rules.SYSTEMS if s in by_system) or rules.SYSTEMS[:1]
         env: Any = _typed(systems).validate_python(data)
     except ValidationError:
         return None
@@ -1573,30 +1578,60 @@ def _tracker_json(tracker: TableTracker) -> str:
     )
 
 
-# Sheets known to validate (read from a file, or already checked before a save), by identity. Sheets
-# are immutable, so a sheet once checked stays good: a table saved every minute re-checks only the
-# sheets that changed. Weak: a sheet no longer used leaves the cache by itself.
-_VERIFIED: weakref.WeakValueDictionary[int, Any] = weakref.WeakValueDictionary()
+# Sheets known to validate (read from a file, or already checked before a save), by identity and by
+# the rule table they were checked under (a sheet good under the shipped rules may break a house rule).
+# Sheets are immutable, so a sheet once checked stays good: a table saved every minute re-checks only
+# the sheets that changed. Weak: a sheet no longer used leaves the cache by itself. A sheet the rules
+# made (``rules.apply``) is *not* known good: handlers build it without validation, and catching one
+# of their slips before it reaches a file is what the check on saving is for.
+_VERIFIED: weakref.WeakValueDictionary[tuple[int, int], Any] = weakref.WeakValueDictionary()
+# The house tables sheets were checked under, held so that their ids stay theirs (a table's id is
+# part of the key above); a few per session: past ``_MAX_CHECK_TABLES``, their checks are forgotten.
+_CHECK_TABLES: dict[int, Any] = {}
+_MAX_CHECK_TABLES = 32
 
 
-def _mark_verified(sheets: Iterable[Any]) -> None:
-    for sheet in sheets:
-        _VERIFIED[id(sheet)] = sheet
+def _table_key(table: Any) -> int:
+    """The key of the rule table a sheet is checked under (0: the shipped one)."""
+    if table is None:
+        return 0
+    key = id(table)
+    if _CHECK_TABLES.get(key) is not table:
+        if len(_CHECK_TABLES) >= _MAX_CHECK_TABLES:
+            _CHECK_TABLES.clear()
+            for old in [k for k in _VERIFIED.keys() if k[1]]:
+                _VERIFIED.pop(old, None)
+        _CHECK_TABLES[key] = table
+    return key
+
+
+def _mark_verified(doc: Document) -> None:
+    tables = {h.system: _table_key(h.table) for h in doc.house}
+    for sheet in doc.sheets:
+        _VERIFIED[id(sheet), tables.get(sheet.system, 0)] = sheet
 
 
 def _verify_sheets(doc: Document, texts: Sequence[str], name: str) -> None:
     """Each sheet as written must validate as it will be read; else ``FileProblem`` saying why."""
     issues: list[_Issue] = []
+    # Per system: its table (house rules or the shipped one), the table's key, the validation context.
+    under: dict[str, tuple[Any, int, dict[str, Any]]] = {}
+    verified = _VERIFIED
     for i, (sheet, text) in enumerate(zip(doc.sheets, texts, strict=True)):
-        if _VERIFIED.get(id(sheet)) is sheet:
+        system_id = sheet.system
+        found = under.get(system_id)
+        if found is None:
+            table = doc.house_table(system_id)
+            found = under[system_id] = (table, _table_key(table), {"rules_table": table})
+        table, key, context = found
+        if verified.get((id(sheet), key)) is sheet:
             continue
         try:
-            table = doc.house_table(sheet.system)
-            rules.check_sheet(type(sheet).model_validate_json(text, context={"rules_table": table}), table)
-            _VERIFIED[id(sheet)] = sheet
+            rules.check_sheet(type(sheet).model_validate_json(text, context=context), table)
+            verified[id(sheet), key] = sheet
         except (ValidationError, rules.SheetError):
             try:  # the rules' French wording of what is wrong
-                rules.sheet_from_data(json.loads(text), doc.house_table(sheet.system))
+                rules.sheet_from_data(json.loads(text), table)
                 lines = ["incohérente"]
             except rules.SheetError as exc:
                 lines = exc.lines

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeGuard
 
-from PySide6.QtCore import QRect, QSize, Qt
+from PySide6.QtCore import QEvent, QObject, QRect, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QKeySequence, QShowEvent, QUndoGroup
 from PySide6.QtWidgets import (
     QFrame,
@@ -34,13 +34,13 @@ from sheet_app.controller import Autosaver, DocumentController, OpenDocument, Op
 from sheet_app.house_menu import HouseRulesCommands
 from sheet_app.print_menu import PrintCommands
 from sheet_app.settings import Settings, examples_dir
-from sheet_app.welcome import NewSheetDialog, WelcomePage
 from ui.common import guard, plain_text, prompts, wheel
-from ui.common.help import HelpDialog
 from ui.common.shortcuts import WindowShortcutsWin
 from ui.sheet.sheet_view import SheetView
 
 if TYPE_CHECKING:  # the GM table's widgets load with the first table (start-up opens sheets: issue 15)
+    from sheet_app.welcome import WelcomePage  # with the welcome page, when its tab first shows
+    from ui.common.help import HelpDialog  # with the help window
     from ui.table.binding import RowSheetViewModel
     from ui.table.table_view import TableView
 
@@ -84,6 +84,38 @@ class _WelcomeArea(QScrollArea):
         super().showEvent(event)
 
 
+class _AfterFirstPaint(QObject):
+    """Watches the main window of a start until its first paint, then installs the application-wide
+    event filters in the next pass of the event loop (issue 15).
+
+    A Python filter on the application is called for each of the ~5,000 events of building, showing and
+    painting the window (three filters: three calls each), and the first event it gets for an object of
+    a Qt class PySide does not expose (a scroll area's ``QGestureManager``, a line edit's control) makes
+    PySide load every Qt class not yet loaded, with their ~180 enums (~60 ms). Installed after the first
+    paint, none of that is between the start and the painted sheet. Nothing they do is missed: no key,
+    wheel or tooltip reaches a window before it is painted, and the labels are made plain text before
+    each paint of the window until then (``MainWindow.plain_labels``), as the filter would at their
+    polish; ``wheel.install`` and ``plain_text.install`` apply their rules to the widgets already there.
+    """
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.window = window
+        window.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        kind = event.type()
+        if kind == QEvent.Type.Show or kind == QEvent.Type.Paint:
+            self.window.plain_labels()  # labels made since (a page built when shown): plain before painted
+            done = guard.guarded(self.window.first_painted)
+            if kind == QEvent.Type.Paint:
+                self.window.removeEventFilter(self)
+                QTimer.singleShot(0, self.window, done)
+            else:  # a window shown but never painted (not exposed): the filters all the same, a little later
+                QTimer.singleShot(2000, self.window, done)
+        return False
+
+
 class MainWindow(QMainWindow):
     def __init__(
         self,
@@ -92,8 +124,14 @@ class MainWindow(QMainWindow):
         parent: QWidget | None = None,
         *,
         store: AutosaveStore | None = None,
+        filters_after_paint: bool = False,
     ) -> None:
-        """``store``: the app's one autosave store (the window makes its own, and closes it, without)."""
+        """``store``: the app's one autosave store (the window makes its own, and closes it, without).
+
+        ``filters_after_paint`` (the app's start): the application-wide event filters (``wheel``,
+        ``plain_text``, ``WindowShortcutsWin``) are installed in the event loop's pass after the window's
+        first paint, not here (``_AfterFirstPaint``); until then every label of the window is made plain
+        text by the window itself (``plain_labels``), so the first frame is the same."""
         super().__init__(parent)
         self._quitting = False
         self._welcome_asked = False
@@ -135,7 +173,7 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.tabs)
         self._build_actions()
         self._build_menus()
-        self.shortcuts_win = WindowShortcutsWin(self, self.actions())
+        self.shortcuts_win: WindowShortcutsWin | None = None
         self.refresh_recent()
         self.show_welcome()
         geometry = self.settings.geometry()
@@ -148,9 +186,36 @@ class MainWindow(QMainWindow):
         self._update_title()
         self._update_actions()
         guard.set_reporter(self._report_bug)
-        wheel.install()
-        plain_text.install()
+        self.after_first_paint: list[Callable[[], object]] = []
+        if filters_after_paint:
+            self._after_first_paint: _AfterFirstPaint | None = _AfterFirstPaint(self)
+        else:
+            self._after_first_paint = None
+            self.install_app_filters()
         self.autosaver.start()
+
+    def first_painted(self) -> None:
+        """The loop's pass after the first paint of a start: the application-wide filters, then what
+        the app asked for then (``after_first_paint``: the app turns Python's garbage collector back on)."""
+        self.install_app_filters()  # once (a second call: nothing left to do)
+        waiting, self.after_first_paint = self.after_first_paint, []
+        for then in waiting:
+            then()
+
+    def install_app_filters(self) -> None:
+        """The application-wide event filters: the window's shortcuts win over a field's keys, the
+        wheel leaves unfocused boxes alone, labels and tooltips are plain text. Once."""
+        if self.shortcuts_win is None:
+            self.shortcuts_win = WindowShortcutsWin(self, self.actions())
+            wheel.install()
+            plain_text.install()
+
+    def plain_labels(self, root: QWidget | None = None) -> None:
+        """What ``plain_text``'s filter does to a label when it is polished, done now to the labels under
+        ``root`` (the window): the start paints its first frame before that filter is installed."""
+        for label in (root or self).findChildren(QLabel):
+            if not label.property("richText") and label.textFormat() != Qt.TextFormat.PlainText:
+                label.setTextFormat(Qt.TextFormat.PlainText)
 
     def _report_bug(self, message: str) -> None:
         """The guard's French message: in the current sheet's message bar, else in a box."""
@@ -302,6 +367,8 @@ class MainWindow(QMainWindow):
     def welcome(self) -> WelcomePage:
         """The welcome page (its tab: ``welcome_area``), built on first use."""
         if self._welcome is None:
+            from sheet_app.welcome import WelcomePage
+
             page = self._welcome = WelcomePage()
             guard.connect(page.new_form.created, self.add_new_sheet)
             guard.connect(page.open_requested, self.open_dialog)
@@ -309,6 +376,8 @@ class MainWindow(QMainWindow):
             guard.connect(page.demo_chosen, self.open_demo)
             guard.connect(page.table_requested, self.new_table)
             page.set_recent(self._recent)
+            if self.shortcuts_win is None:  # built at the start, before the filters: plain text all the same
+                self.plain_labels(page)
             self.welcome_area.setWidget(page)
             if self.welcome_area.isVisible():
                 page.show()
@@ -553,6 +622,8 @@ class MainWindow(QMainWindow):
     # --- commands ------------------------------------------------------------------------------------
 
     def new_dialog(self) -> None:
+        from sheet_app.welcome import NewSheetDialog
+
         dialog = NewSheetDialog(self)
         if dialog.exec() == NewSheetDialog.DialogCode.Accepted and dialog.sheet is not None:
             self.add_new_sheet(dialog.sheet)
@@ -771,6 +842,8 @@ class MainWindow(QMainWindow):
     def show_help(self) -> None:
         """F1: the guide, beside the sheet (one window, brought back to the front)."""
         if self.help_dialog is None:
+            from ui.common.help import HelpDialog
+
             self.help_dialog = HelpDialog(self)
         self.help_dialog.show()
         self.help_dialog.raise_()

@@ -99,9 +99,9 @@ def test_a_wrong_type_names_the_field_and_its_line(tmp_path: Path) -> None:
     [
         ("level", 10**9, "« niveau » : doit être inférieur ou égal à 100"),
         ("level", 0, "« niveau » : doit être supérieur ou égal à 1"),
-        ("base_maximum", -5, "« maximum » : doit être supérieur ou égal à 0"),
+        ("base_maximum", -5, "« PA maximum » : doit être supérieur ou égal à 0"),
         ("exhaustion", 10**9, "« épuisement » : doit être inférieur ou égal à 20"),
-        ("current", -1, "« points actuels » : doit être supérieur ou égal à 0"),
+        ("current", -1, "« points d'action » : doit être supérieur ou égal à 0"),
     ],
 )
 def test_out_of_range_values(tmp_path: Path, field: str, value: int, expected: str) -> None:

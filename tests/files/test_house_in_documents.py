@@ -97,3 +97,15 @@ def test_a_sheet_the_embedded_rules_do_not_allow_is_refused() -> None:
     with pytest.raises(files.FileProblem) as caught:
         files.decode_document(json.dumps(data).encode("utf-8"), "brume.fiche.json")
     assert "2 échecs signifient la mort" in caught.value.message + " ".join(caught.value.details)
+
+
+def test_a_sheet_checked_under_the_shipped_rules_is_checked_again_under_house_rules() -> None:
+    """Saving remembers which sheets it checked, and under which rules: a sheet good under the shipped
+    table (dying, 2 failures of 3) is no sheet of a house table where 2 failures are death."""
+    two = _house("douaratil", ("saves", "death_saves_needed"), 2)
+    sheet = rules.evolve(rules.demo_sheet("douaratil"), current=0, death_failures=2)
+    files.encode_document(files.Document("sheet", [sheet], [[]]))  # checked: good under the shipped rules
+    with pytest.raises(files.FileProblem) as caught:
+        files.encode_document(files.Document("sheet", [sheet], [[]], house=[two]))
+    says = "la fiche « Ulfred » ne se rouvrirait pas : « échecs aux jets contre la mort » : 2 échecs signifient la mort"
+    assert says in caught.value.message

@@ -293,6 +293,33 @@ def test_a_sheet_that_would_not_reopen_is_not_written(saved: tuple[Path, files.F
     _assert_intact(path, old)
 
 
+def test_a_sheet_the_rules_made_is_checked_on_saving(
+    saved: tuple[Path, files.FileStamp, bytes], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What the check on saving is for: a slip of a handler (they build sheets without validation).
+    A sheet ``rules.apply`` returned is not taken as good, even from a sheet read from a file (known good):
+    the file is not replaced."""
+    path, stamp, old = saved
+    handlers = rules.system("douaratil").handlers
+    real = handlers[rules.Damage]
+
+    def slipping(sheet: Any, action: Any, ctx: Any) -> Any:
+        return rules.evolve(real(sheet, action, ctx), level=0)
+
+    monkeypatch.setitem(handlers, rules.Damage, slipping)  # type: ignore[index]
+    opened, _ = files.read_document(path)
+    hit = rules.apply(opened.sheets[0], rules.Damage(amount=2)).sheet
+    assert hit.current == opened.sheets[0].current - 2
+    with pytest.raises(files.FileProblem) as caught:
+        files.write_document(path, files.Document("sheet", [hit], [[]]), expected=stamp)
+    message = caught.value.message
+    assert "la fiche « Ancien » ne se rouvrirait pas : « niveau » : doit être supérieur ou égal à 1" in message
+    _assert_intact(path, old)
+    # The same sheet made right is written (the refusal was the slip, not the sheet's history).
+    monkeypatch.setitem(handlers, rules.Damage, real)  # type: ignore[index]
+    files.write_document(path, files.Document("sheet", [rules.apply(opened.sheets[0], rules.Damage(amount=2)).sheet]))
+
+
 def test_checked_sheets_are_not_checked_again(monkeypatch: pytest.MonkeyPatch) -> None:
     """Immutable sheets are checked once: a table saved every minute re-checks only what changed."""
     sheets = [rules.evolve(rules.demo_sheet("douaratil"), name=f"PNJ {i}") for i in range(5)]

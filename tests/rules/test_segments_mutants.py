@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import copy
 import random
+import tomllib
+from pathlib import Path
 from typing import Any
 
 import pydantic
@@ -16,16 +18,9 @@ import pytest
 
 import rules
 from rules.systems.segments import actions as seg
+from tests.rules.helpers import write_table
 
 SHEET = {"name": "Ysolde", "base_maximum": 20, "current": 20, "constitution": 12}
-
-
-@pytest.fixture(autouse=True)
-def _fresh_memo() -> None:
-    """Each test computes what the rules memoise per table (effective states, reductions, a hit's plan) anew,
-    so that a wrong computation shows even when an earlier test filled the memo (mutation testing forks
-    after running the suite once)."""
-    rules.ruleset("segments").memo._values.clear()
 
 
 def sheet(**fields: Any) -> Any:
@@ -330,3 +325,120 @@ def test_flames_that_go_out_stop_their_count() -> None:
     out = rules.apply(burning, seg.SetBurning(active=False))
     assert (out.sheet.burning, out.sheet.burning_for) == (False, 0)
     assert out.log == ("Ysolde ne brûle plus.",)
+
+
+# --- Session 4: the survivors of the session-3 sample (docs/testing.md, « segments, session 4 ») -------------
+
+
+def test_reaching_exactly_zero_is_told_as_staggered() -> None:
+    """« Chancelant | exactement 0 » ; « Blessé | la moitié ou moins »: the journal names the state a hit
+    leaves, at 0 and at 1 PV."""
+    assert rules.apply(sheet(), rules.Damage(amount=20)).log == (
+        "Coup : 20 dégâts → PV 20 → 0.",
+        "Ysolde : En forme → Chancelant (exactement 0 PV).",
+    )
+    assert rules.apply(sheet(), rules.Damage(amount=19)).log == (
+        "Coup : 19 dégâts → PV 20 → 1.",
+        "Ysolde : En forme → Blessé (1 PV sur 20 : la moitié ou moins).",
+    )
+    assert rules.apply(sheet(current=1), rules.Damage(amount=1)).log == (
+        "Coup : 1 dégâts → PV 1 → 0.",
+        "Ysolde : Blessé → Chancelant (exactement 0 PV).",
+    )
+
+
+def test_new_damage_breaks_a_stabilisation_and_keeps_the_nonlethal_damage() -> None:
+    """« Il perd 1 point de vie par segment et meurt quand il atteint l'opposé de sa valeur de Constitution »:
+    a stabilised character hit again loses a point per segment again (the table's
+    ``dying.damage_breaks_stabilisation``); the nonlethal damage counted apart stays as it was."""
+    steady = sheet(current=-5, stabilised=True, nonlethal=3)
+    out = rules.apply(steady, rules.Damage(amount=2))
+    assert (out.sheet.current, out.sheet.stabilised, out.sheet.nonlethal) == (-7, False, 3)
+    assert out.log[:2] == (
+        "Coup : 2 dégâts → PV −5 → −7.",
+        "Les nouveaux dégâts rompent la stabilisation : la perte de 1 PV par segment reprend.",
+    )
+    # A nonlethal blow on a stabilised character is lethal beyond 0 PV: the nonlethal count does not move.
+    knocked = rules.apply(steady, rules.Damage(amount=2, nonlethal=True)).sheet
+    assert (knocked.current, knocked.stabilised, knocked.nonlethal) == (-7, False, 3)
+
+
+def test_a_hit_that_reaches_minus_constitution_kills_without_breaking_anything() -> None:
+    """« un personnage à 12 de Constitution meurt à −12 »: a stabilised character hit to exactly −12 dies;
+    no stabilisation is « broken » on the way."""
+    out = rules.apply(sheet(current=-5, stabilised=True), rules.Damage(amount=7))
+    assert out.sheet.dead and out.sheet.current == -12
+    assert out.log == (
+        "Coup : 7 dégâts → PV −5 → −12.",
+        "Ysolde meurt (−12 PV : l'opposé de sa Constitution (12) est atteint).",
+    )
+
+
+def test_clearing_the_states_names_those_removed() -> None:
+    """« La fatigue se cumule : un personnage déjà fatigué qui se fatigue encore devient épuisé, et seul le
+    repos la dissipe. »: clearing the states names each one removed, and the fatigue that stays."""
+    out = rules.apply(sheet(conditions=("aveugle", "lenteur"), fatigue=1), rules.ClearConditions())
+    assert out.sheet.conditions == ()
+    assert out.log == ("États retirés : Aveuglé, Lenteur.", "Fatigué reste : seul le repos dissipe la fatigue.")
+    assert rules.apply(sheet(), rules.ClearConditions()).log == ("Aucun état posé à retirer.",)
+
+
+def test_the_dead_neither_tire_nor_change_state() -> None:
+    """« un personnage à 12 de Constitution meurt à −12 »: the refusals say what cannot happen to the dead."""
+    dead = sheet(current=-12)
+    with pytest.raises(rules.Refused) as tired:
+        rules.apply(dead, rules.SetCondition(condition="fatigue"))
+    assert tired.value.reason == "Ysolde n'est plus en vie : se fatiguer impossible."
+    with pytest.raises(rules.Refused) as blind:
+        rules.apply(dead, rules.SetCondition(condition="aveugle"))
+    assert blind.value.reason == "Ysolde n'est plus en vie : changer d'état impossible."
+
+
+def test_an_edit_names_privations_and_quotes_texts_up_to_sixty_characters() -> None:
+    """“Privations : sans manger, sans boire → aucune.”: the edit journal's words for an emptied list, and a
+    text quoted whole up to 60 characters, cut after."""
+    hungry = sheet(privations=("food", "water"))
+    assert rules.apply(hungry, rules.Edit(changes={"privations": []})).log == (
+        "Privations : sans manger, sans boire → aucune.",
+    )
+    assert rules.apply(sheet(), rules.Edit(changes={"privations": ["sleep"]})).log == (
+        "Privations : aucune → sans dormir.",
+    )
+    sixty, longer = "a" * 60, "a" * 61
+    assert rules.apply(sheet(), rules.Edit(changes={"notes": sixty})).log == (f"Notes : (vide) → « {sixty} ».",)
+    assert rules.apply(sheet(), rules.Edit(changes={"notes": longer})).log == (f"Notes : (vide) → « {sixty}… ».",)
+
+
+def test_a_state_brought_by_another_says_so(tmp_path: Path) -> None:
+    """« Agrippé | contact imposé, ni déplacement ni arme à distance pour les deux »: under a house table where
+    Agrippé brings Immobilisé along, the sheet says where Immobilisé comes from, and it cannot be taken off
+    alone."""
+    shipped = Path(__file__).parents[2] / "resources" / "rulesets" / "segments.toml"
+    data = tomllib.loads(shipped.read_text(encoding="utf-8"))
+    data["conditions"]["agrippe"]["implies"] = ["immobilise"]
+    table = rules.load_rules_table("segments", write_table(tmp_path, data))
+    held = rules.apply(sheet(), rules.SetCondition(condition="agrippe"), rules_table=table).sheet
+    assert (
+        rules.derive(held, rules_table=table)
+        .explain("conditions")
+        .startswith("états : Immobilisé (découle de l'état Agrippé), Agrippé (posé)")
+    )
+    with pytest.raises(rules.Refused) as refused:
+        rules.apply(held, rules.SetCondition(condition="immobilise", active=False), rules_table=table)
+    assert refused.value.reason.startswith("Immobilisé découle de l'état Agrippé : changez-en d'abord la cause.")
+
+
+def test_a_tired_character_is_tired_on_the_sheet() -> None:
+    """« Fatigué | −1 à tous les jets » ; « Vacillant | le troisième degré »: the degree of fatigue brings its
+    state."""
+    assert rules.derive(sheet(fatigue=1)).explain("conditions") == "états : Fatigué (découle du degré de fatigue 1)"
+    assert rules.derive(sheet(fatigue=3)).explain("conditions") == ("états : Vacillant (découle du degré de fatigue 3)")
+
+
+def test_a_character_marked_dead_stays_dead_whatever_its_points() -> None:
+    """« La mort est automatique : ce n'est pas une décision du meneur. »: a sheet marked dead whose PV are
+    edited stays dead; the journal says the edit and no change of state."""
+    corpse = sheet(dead=True)
+    out = rules.apply(corpse, rules.Edit(changes={"current": 5}))
+    assert out.log == ("PV : 20 → 5.",)
+    assert out.sheet.dead and rules.derive(out.sheet).state == "mort"

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rules
+from rules.systems.segments.derive import health_state_id
 from tests.rules.helpers import apply_checked, broken_table_message
 
 INFO = rules.describe("segments")
@@ -131,6 +132,8 @@ def _step(sheet: rules.SegmentsSheet, action: rules.Action, rng: random.Random) 
     assert new.current <= d.maximum, (new.current, d.maximum, action)
     # The state always matches the thresholds.
     assert d.state == expected_state(new), (d.state, new, action)
+    # The state id the handlers read after every change (its own fast path for a standing character) agrees.
+    assert health_state_id(new, rules.ruleset("segments")) == d.state, (new, action)
     # Death is automatic and recorded.
     if new.current <= -new.constitution:
         assert new.dead

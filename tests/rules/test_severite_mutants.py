@@ -279,3 +279,324 @@ def test_the_gauge_tiers_read_the_same_under_a_table_read_afresh() -> None:
             derived = rules.derive(with_notches(notches), rules_table=table)
             assert derived.explain("trauma_tier") == text, (notches, table is None)
             assert derived.trauma_tier == min(-(-notches // 2), 5)
+
+
+# --- Session 4: the survivors of the same sample (seed 23), killed --------------------------------------
+
+
+def test_the_tenacity_explanations_add_the_skill_and_the_talents() -> None:
+    """« Certaines Compétences ou Talents peuvent vous rendre plus tenace »: each Défi's value and its
+    explanation name the attribute, the skill's die and the Talents' bonus."""
+    derived = rules.derive(YSOLDE.model_copy(update={"tenacity_bonus": 2, "tenacity_skill": True}))
+    assert derived.tenacity_physique == 3
+    assert derived.explain("tenacity_physique") == (
+        "Défi de Ténacité (Physique) : D10 +1 (Physique) + D6 (Compétence) +2 (Talents)"
+    )
+    assert derived.tenacity_mental == 5
+    assert (
+        derived.explain("tenacity_mental")
+        == "Défi de Ténacité (Mental) : D10 +3 (Mental) + D6 (Compétence) +2 (Talents)"
+    )
+    plain = rules.derive(YSOLDE)
+    assert (plain.tenacity_physique, plain.explain("tenacity_physique")) == (
+        1,
+        "Défi de Ténacité (Physique) : D10 +1 (Physique)",
+    )
+
+
+THREE_WOUNDS = rules.new_sheet(
+    "severite",
+    name="Ysolde",
+    wounds=[
+        {"id": 1, "grade": "grave", "notches": 3, "treatment": "bandage"},
+        {"id": 2, "grade": "legere", "notches": 1},
+        {"id": 3, "grade": "legere", "notches": 1, "body_part": "tete"},
+    ],
+)
+
+
+def test_the_next_rest_heals_only_the_treated_wounds() -> None:
+    """« Lors de son prochain repos le personnage verra sa jauge de Trauma diminuer d'un cran pour chaque
+    Blessure traitée. » « Si par négligence ou par manque de moyens un personnage ne traite pas ses Blessures,
+    celles-ci ne guériront pas avec du repos »: one treated wound, two untreated, named."""
+    derived = rules.derive(THREE_WOUNDS)
+    assert derived.untreated_wounds == 2
+    assert derived.explain("untreated_wounds") == "blessures non traitées : n° 2 Légère, n° 3 Légère (tête)"
+    assert derived.rest_recovery == 1
+    assert derived.explain("rest_recovery") == (
+        "au prochain repos : −1 cran, 1 par blessure traitée ; 2 blessures non traitées, sans guérison"
+    )
+
+
+def test_a_rest_long_after_the_last_one_is_possible_at_once() -> None:
+    """« Lors de son prochain repos le personnage verra sa jauge de Trauma diminuer »: a day and more after
+    the last rest ended, the next may start now (0 s to wait); an hour after it, 18 h are left (24 h between
+    starts, 6 h of rest: note V15)."""
+    long_after = rules.apply(YSOLDE, rules.Edit(changes={"clock": 100_000, "last_rest_end": 0})).sheet
+    derived = rules.derive(long_after)
+    assert (derived.rest_ready_in, derived.explain("rest_ready_in")) == (0, "repos possible")
+    soon = rules.apply(YSOLDE, rules.Edit(changes={"clock": 3_600, "last_rest_end": 0})).sheet
+    derived = rules.derive(soon)
+    assert (derived.rest_ready_in, derived.explain("rest_ready_in")) == (61_200, "repos possible dans 17 h")
+    assert rules.derive(YSOLDE).explain("rest_ready_in") == "repos possible"
+
+
+def test_the_explanations_of_states_handicaps_and_the_health_state() -> None:
+    """« Vous resterez en piste mais incapacité momentanément par la douleur jusqu'à la fin du prochain tour. »
+    « Vous permet tout simplement d'ignorer la Blessure jusqu'à la fin du Conflit. » What the sheet shows:
+    a state's turns left (plural), an ignored wound's Handicap, the count of wounds (plural)."""
+    tormented = rules.apply(YSOLDE, rules.SetCondition(condition="tourmente")).sheet
+    assert rules.derive(tormented).explain("conditions") == "états : Tourmenté (encore 2 fins de tour)"
+    hampered = rules.new_sheet(
+        "severite",
+        name="Ysolde",
+        wounds=[
+            {"id": 1, "grade": "grave", "notches": 3, "handicap": "Boite", "handicap_penalty": -1, "ignored": True},
+            {"id": 2, "grade": "legere", "notches": 1, "handicap": "Tremble"},
+        ],
+    )
+    derived = rules.derive(hampered)
+    assert derived.explain("handicaps") == "Handicaps : Boite (n° 1 Grave, ignoré); Tremble (n° 2 Légère)"
+    assert derived.explain("state") == "état : Blessé (4 crans de Trauma, 2 blessures)"
+    assert rules.derive(YSOLDE).explain("state") == "état : Blessé (3 crans de Trauma, 1 blessure)"
+
+
+def test_edits_by_hand_are_told_in_the_journal() -> None:
+    """A hand edit of the sheet says what changed, in the sheet's words: states kept and added (one, two),
+    sequels, notes, the clock set back to 0, the end of the last rest, a wound's Sévérité cleared, two wounds
+    removed."""
+    tormented = rules.apply(YSOLDE, rules.SetCondition(condition="tourmente")).sheet
+
+    def edit(sheet: Any, **changes: Any) -> tuple[str, ...]:
+        return rules.apply(sheet, rules.Edit(changes=changes)).log
+
+    assert edit(tormented, conditions=["tourmente", "stoique"]) == ("États — ajouté : Stoïque.",)
+    assert edit(YSOLDE, conditions=["tourmente", "stoique"]) == ("États — ajoutés : Stoïque ; Tourmenté.",)
+    assert edit(YSOLDE, sequels=["Cicatrice", "Boiterie"]) == ("Séquelles — ajoutées : « Cicatrice » ; « Boiterie ».",)
+    assert edit(YSOLDE, notes="Une note") == ("Notes modifiées.",)
+    later = rules.apply(YSOLDE, rules.Edit(changes={"clock": 100_000, "last_rest_end": 0})).sheet
+    assert edit(later, clock=0, last_rest_end=None) == (
+        "Temps écoulé : 1 j 3 h 46 min 40 s → 0 s.",
+        "Fin du dernier repos : 0 s → (aucune).",
+    )
+    assert edit(YSOLDE, last_rest_end=0) == ("Fin du dernier repos : (aucune) → 0 s.",)
+    measured = rules.new_sheet(
+        "severite", name="Ysolde", wounds=[{"id": 1, "grade": "grave", "notches": 3, "severity": 5}]
+    )
+    assert edit(measured, wounds=[{"id": 1, "grade": "grave", "notches": 3}]) == (
+        "Blessures — modifiée : n° 1 Grave (Sévérité : 5 → (aucune)).",
+    )
+    assert edit(THREE_WOUNDS, wounds=[THREE_WOUNDS.wounds[0].model_dump()]) == (
+        "Blessures — retirées : n° 2 Légère ; n° 3 Légère (tête).",
+    )
+
+
+def test_the_journal_lines_of_care_and_of_a_worsening() -> None:
+    """« Une Blessure Légère commence à devenir problématique » (one notch, singular). « Il peut être
+    intéressant alors de pouvoir en faire un diagnostic par une personne compétente. » « Pour qu'une Blessure
+    puisse guérir, il est nécessaire que celle-ci soit traitée, par exemple à l'aide d'un bandage, d'un
+    médicament, ou d'une opération » (a treatment changed names the one it replaces). « celles-ci ne
+    guériront pas avec du repos et pourraient même s'aggraver » (the gauge's tier after the worsening)."""
+    assert journal(YSOLDE, rules.InflictWound(grade="legere", body_part="tete", tenacity_test=False)) == (
+        "Blessure Légère (tête) : +1 cran de Trauma (3 → 4, palier 2 : Jouable (8)).",
+    )
+    assert journal(YSOLDE, rules.DiagnoseWound(wound_id=1, diagnosis="")) == (
+        "Diagnostic de la blessure n° 1 Grave : (effacé)",
+    )
+    on_medicine = rules.apply(YSOLDE, rules.TreatWound(wound_id=1, treatment="medicament")).sheet
+    assert journal(on_medicine, rules.TreatWound(wound_id=1, treatment="bandage")) == (
+        "Blessure n° 1 Grave traitée : bandage (au lieu de : médicament) ; elle guérira au repos.",
+    )
+    assert journal(YSOLDE, rules.WorseningRisk(wound_id=1, rolls=(1,))) == (
+        "Risque d'aggravation contre Jouable (8) : 1d10 = 1 (valeur donnée) +1 (Physique) = 2 → échec.",
+        "La blessure n° 1 Grave s'aggrave : Critique, +2 crans (3 → 5, palier 3 : Compliqué (10)).",
+    )
+    assert journal(rules.new_sheet("severite", name="Ysolde"), rules.EndConflict()) == (
+        "Fin du Conflit : aucun effet en cours.",
+    )
+
+
+def test_a_missing_roll_is_named_in_french() -> None:
+    """« Le jet de Puissance comprend systématiquement un D4 »; « cette Action accordera le retrait de cran de
+    Trauma »: without dice, the message names the roll that is missing."""
+    with pytest.raises(rules.NeedsRoll, match=r"^Puissance : lancez 1d4 ou donnez la valeur obtenue\.$"):
+        rules.apply(YSOLDE, rules.Strike(margin=0, damage_type="tranchant", body_part="torse"))
+    with pytest.raises(rules.Refused, match=r"^Puissance : 7 est impossible sur 1d4 \(de 1 à 4\).$"):
+        rules.apply(YSOLDE, rules.Strike(margin=0, damage_type="tranchant", body_part="torse", rolls=(7, 1)))
+    with pytest.raises(rules.NeedsRoll, match=r"^Crans retirés « 1d4 » demande un lancer de dés"):
+        rules.apply(YSOLDE, rules.Heal(amount="1d4", magical=True))
+
+
+def _grades(**changes: dict[str, Any]) -> dict[str, Any]:
+    return {gid: g.model_copy(update=changes.get(gid, {})) for gid, g in RS.grades.items()}
+
+
+def _tiers(first: dict[str, Any]) -> Any:
+    tiers = RS.trauma.tiers
+    return RS.trauma.model_copy(update={"tiers": (tiers[0].model_copy(update=first), *tiers[1:])})
+
+
+def test_a_house_grade_that_always_tests_on_a_tier_without_test_uses_the_first_opposition() -> None:
+    """« Elle monte votre jauge de Trauma de 3 crans, ce qui résulte systématiquement en un Défi de Ténacité »
+    « Au premier palier aucun test ne sera nécessaire. » Under a house table where Grave adds 1 notch, a Grave
+    wound on an empty gauge stays in the first tier, which names no Opposition: its Défi is made against the
+    gauge's first Opposition, Jouable (8); if no tier names one, against the one beyond the gauge, Ardu (14)."""
+    table = RS.model_copy(update={"grades": _grades(grave={"notches": 1})})
+    fresh = rules.new_sheet("severite", name="Ysolde", physique=1)
+    out = rules.apply(fresh, rules.InflictWound(grade="grave", rolls=(5,)), rules_table=table)
+    assert out.log[0] == "Blessure Grave : +1 cran de Trauma (0 → 1, palier 1 : aucun test)."
+    assert out.log[2] == (
+        "Défi de Ténacité contre Jouable (8) : 1d10 = 5 (valeur donnée) +1 (Physique) = 6 → échec : "
+        "hors combat jusqu'à la fin du Conflit."
+    )
+    no_test = tuple(t.model_copy(update={"opposition": None}) for t in RS.trauma.tiers)
+    bare = table.model_copy(update={"trauma": RS.trauma.model_copy(update={"tiers": no_test})})
+    out = rules.apply(fresh, rules.InflictWound(grade="grave", rolls=(5,)), rules_table=bare)
+    assert out.log[2].startswith("Défi de Ténacité contre Ardu (14) : ")
+
+
+def test_a_house_first_tier_with_an_opposition_tests_there() -> None:
+    """« Ces paliers représentent le niveau d'Opposition auquel vous devrez faire face lors de votre Défi de
+    Ténacité. » A house table whose first tier names an Opposition (6): one notch enters it, and a Légère
+    wound that brings the gauge there tests against it."""
+    table = RS.model_copy(update={"trauma": _tiers({"opposition": 6})})
+    one = rules.new_sheet("severite", name="Ysolde", wounds=[{"id": 1, "grade": "legere", "notches": 1}])
+    derived = rules.derive(one, rules_table=table)
+    assert derived.tenacity_opposition == 6
+    assert derived.explain("tenacity_opposition").startswith(
+        "un Défi de Ténacité se fait maintenant contre Premier palier (6)"
+    )
+    fresh = rules.new_sheet("severite", name="Ysolde", physique=1)
+    out = rules.apply(fresh, rules.InflictWound(grade="legere", rolls=(5,)), rules_table=table)
+    assert out.log[1].startswith("Défi de Ténacité contre Premier palier (6) : 1d10 = 5 (valeur donnée)")
+
+
+def test_a_house_notchless_grade_beyond_the_gauge_asks_no_test() -> None:
+    """« Au fur et à mesure que celle-ci augmente, vous serez susceptible de faire un Défi de Ténacité »: under
+    a house table that records Bénigne wounds and tests them on entering a tier, a Bénigne wound (no notch)
+    beyond the gauge does not make it rise, so no Défi, even though each wound that adds a notch there tests."""
+    table = RS.model_copy(update={"grades": _grades(benigne={"recorded": True, "test": "new_tier"})})
+    beyond = rules.new_sheet("severite", name="Ysolde", wounds=[{"id": 1, "grade": "critique", "notches": 9}])
+    out = rules.apply(beyond, rules.Damage(amount=0), random.Random(0), rules_table=table)
+    assert out.log[:2] == (
+        "Blessure Bénigne : +0 cran de Trauma (9 → 9, au-delà de la jauge : Ardu (14)).",
+        "Pas de Défi de Ténacité (au-delà de la jauge : Ardu (14)).",
+    )
+    assert rules.action_odds(beyond, rules.InflictWound(grade="benigne"), rules_table=table) == ()
+
+
+def test_a_house_table_whose_first_grade_does_not_start_at_0_is_refused(tmp_path: Path) -> None:
+    """« Quand la valeur de Sévérité est supérieure ou égale à 0, une Blessure a été infligée. » The first grade
+    starts at Sévérité 0: a house table whose first starts at 1 is refused, and says why."""
+    data = tomllib.loads((ROOT / "resources" / "rulesets" / "severite.toml").read_text(encoding="utf-8"))
+    first = next(iter(data["grades"]))
+    data["grades"][first]["min_severity"] = 1
+    with pytest.raises(rules.RulesetError, match="le premier niveau doit commencer à 0"):
+        rules.load_rules_table("severite", write_table(tmp_path, data))
+
+
+# The odds (issue 17) of the same draw: cheap single computations, outside the odds tests that mutmut's runs
+# leave out.
+
+
+def test_the_odds_of_a_strike_name_its_rolls_and_risks() -> None:
+    """« Pour l'obtenir il faut soustraire la Puissance de l'attaque à la Résistance de la victime, toutes deux
+    définies par un jet de dés chacune. » « Une Puissance Redoutable applique le Modificateur de dégâts et
+    accorde un D8 d'Efficacité au jet de Puissance avec Facilité. » « Si cette Blessure est sur le point de tuer
+    un joueur, il peut lui rester une maigre chance de Survie »."""
+
+    def odds(sheet: Any, margin: int, body_part: str = "tete") -> dict[str, rules.Chance]:
+        strike = rules.Strike(margin=margin, damage_type="tranchant", body_part=body_part, damage_modifier=2)
+        return {c.id: c for c in rules.action_odds(sheet, strike)}
+
+    hit = odds(YSOLDE, 3)["strike_wound"]
+    assert (hit.label, hit.action) == ("Blessure infligée (Sévérité 0 ou plus)", "strike")
+    assert hit.how == "Puissance Percutante 1d4 + 2 (mod. de dégâts), moins Résistance 1d4"
+    fierce = odds(YSOLDE, 7)["strike_wound"]
+    assert fierce.how == (
+        "Puissance Redoutable 1d4 + 2 (mod. de dégâts) + 1d8 d'Efficacité avec Facilité (meilleur de 2), "
+        "moins Résistance 1d4"
+    )
+    # Severity = d4 + 2 + best of two d8 − d4: negative only when 1d4 + 2 + d8 < d4, never.
+    assert fierce.probability == 1.0
+    # The best of two d8 is e with chance (e² − (e − 1)²) / 64; Fatale from Sévérité 12.
+    fatal = RS.grades["fatale"].min_severity
+    assert dict(fierce.outcomes)["Blessure Fatale"] == pytest.approx(
+        sum(
+            (e * e - (e - 1) ** 2) / 64 / 16
+            for e in range(1, 9)
+            for power in range(1, 5)
+            for resistance in range(1, 5)
+            if power + 2 + e - resistance >= fatal
+        )
+    )
+    assert odds(YSOLDE, 20)["strike_death"].how == "Blessure Fatale et jet de Survie raté"
+    assert odds(YSOLDE.model_copy(update={"is_npc": True}), 20)["strike_death"].how == "meurt d'une Blessure Fatale"
+    # « Si le Défi est échoué, vous êtes hors combat »: no new Défi for who is already out of the fight (V11).
+    assert "strike_out" in odds(YSOLDE, 3, "bras_droit")
+    assert "strike_out" not in odds(YSOLDE.model_copy(update={"conditions": ("hors_de_combat",)}), 3, "bras_droit")
+
+
+def test_the_odds_of_a_worsening_risk_and_of_the_survival_roll() -> None:
+    """« le Meneur de Jeu peut demander à un joueur de faire un Défi de Ténacité lorsqu'un personnage au travers
+    d'une action prend le risque d'empirer son état »: against the tier's Opposition unless the GM chose one,
+    beside the worsening-risk action. « C'est le moment de faire un jet de Survie à l'aide du D20 salvateur mais
+    impitoyable »: made when a Fatale wound strikes (an event)."""
+    (risk,) = rules.action_odds(YSOLDE, rules.WorseningRisk(wound_id=1))
+    assert (risk.how, risk.action, risk.subject) == ("1d10 + 1 (Physique) ≥ Jouable (8)", "worsening_risk", 1)
+    assert risk.probability == 0.4
+    (chosen,) = rules.action_odds(YSOLDE, rules.WorseningRisk(wound_id=1, opposition=4))
+    assert chosen.how == "1d10 + 1 (Physique) ≥ l'Opposition choisie (4)"
+    found = rules.sheet_odds(YSOLDE)
+    listed = found.get("worsening_risk")
+    assert listed is not None and (listed.action, listed.subject) == ("worsening_risk", 1)
+    overview = found.get("fatal_survival")
+    assert overview is not None and overview.trigger == "event"
+
+
+def test_the_odds_of_a_tenacity_test_count_the_handicaps_under_a_house_table() -> None:
+    """« Si le Défi est échoué, vous êtes hors combat »: under a house table where Handicaps weigh on the Défi
+    (V12), a −1 Handicap lowers the chance (D10 + 1 − 1 ≥ 8: 30 %) and is named."""
+    table = RS.model_copy(update={"tenacity": RS.tenacity.model_copy(update={"handicaps_apply": True})})
+    hampered = YSOLDE.model_copy(
+        update={"wounds": (YSOLDE.wounds[0].model_copy(update={"handicap": "Boite", "handicap_penalty": -1}),)}
+    )
+    (test,) = rules.action_odds(hampered, rules.TenacityTest(), rules_table=table)
+    assert test.how == "1d10 + 1 (Physique) − 1 (Handicaps) ≥ Jouable (8)"
+    assert test.probability == pytest.approx(0.3)
+
+
+def test_each_action_reads_the_grid_of_its_own_table_when_tables_alternate() -> None:
+    """« Elle monte votre jauge de Trauma de 3 crans » under the shipped table, 1 notch under a house table:
+    actions alternating between the two (as a GM's table of creatures under different tables does) each read
+    their own table's figures, never those of the table used just before (issue 15's cache of the last grid)."""
+    house_table = RS.model_copy(update={"grades": _grades(grave={"notches": 1})})
+    fresh = rules.new_sheet("severite", name="Ysolde")
+    grave = rules.InflictWound(grade="grave", tenacity_test=False)
+    for _ in range(2):
+        for table, notches in ((house_table, 1), (None, 3), (house_table, 1)):
+            out = rules.apply(fresh, grave, rules_table=table)
+            assert out.sheet.wounds[-1].notches == notches
+            assert out.log[0].startswith(f"Blessure Grave : +{notches} cran")
+
+
+def test_every_margin_gives_the_puissance_of_the_table() -> None:
+    """« La Puissance découle directement de la différence d'Opposition obtenue lors du Défi de l'attaque (voir
+    tableau en dessous). » Each margin from 0 to 20 (past the highest threshold too) gives the Puissance whose
+    threshold it last reaches in the table, under the shipped table and under a house table that moves one."""
+    house_table = TABLE | {"power": TABLE["power"] | {"grades": dict(TABLE["power"]["grades"])}}
+    brutale = house_table["power"]["grades"]["brutale"] = dict(TABLE["power"]["grades"]["brutale"])
+    brutale["min_margin"] += 1
+    moved = RS.model_copy(
+        update={
+            "power": RS.power.model_copy(
+                update={"grades": {**RS.power.grades, "brutale": RS.power.grades["brutale"].model_copy(update=brutale)}}
+            )
+        }
+    )
+    for table, data in ((None, TABLE), (moved, house_table)):
+        for margin in range(21):
+            strike = rules.Strike(margin=margin, damage_type="tranchant", body_part="torse")
+            out = rules.apply(YSOLDE, strike, random.Random(0), rules_table=table)
+            grade = _last_reached(data["power"]["grades"], margin, "min_margin")
+            assert out.log[0].startswith(f"Puissance {grade} (différence {margin}) : "), (margin, out.log[0])

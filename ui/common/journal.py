@@ -7,8 +7,8 @@ from __future__ import annotations
 import html
 import unicodedata
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSize, Qt
-from PySide6.QtGui import QAbstractTextDocumentLayout, QFont, QPainter, QPalette, QTextDocument
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
+from PySide6.QtGui import QAbstractTextDocumentLayout, QFont, QPainter, QPalette, QPixmap, QTextDocument
 from PySide6.QtWidgets import QAbstractItemView, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
 import rules
@@ -18,6 +18,7 @@ DICE_PREFIX = "Dés : "
 MARGIN = 4
 CACHE_LIMIT = 5000
 DOCUMENTS_KEPT = 120
+PICTURES_KEPT = 120
 # Entries shown at once: a campaign's journal grows to thousands of entries, and a list view lays out
 # every row it holds after each change. The rest is one click away.
 SHOWN_ENTRIES = 100
@@ -58,10 +59,14 @@ class JournalDelegate(QStyledItemDelegate):
     layout, not one per entry already in the journal.
     """
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, *, pictures: bool = False) -> None:
+        """``pictures``: keep each row's picture and paint it again from there (the sheet's journal view,
+        a ``QTreeView`` whose rows are checked pixel for pixel against the direct drawing)."""
         super().__init__(parent)
+        self._keep_pictures = pictures
         self._heights: dict[tuple[str, int, str], QSize] = {}
         self._documents: dict[tuple[str, int, str], QTextDocument] = {}
+        self._pictures: dict[tuple[object, ...], QPixmap] = {}
         self._font: QFont | None = None
         self._key = ""
 
@@ -90,6 +95,54 @@ class JournalDelegate(QStyledItemDelegate):
         return doc
 
     def paint(
+        self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> None:
+        """The row from its picture when it was drawn before in the same state (issue 15: a new entry
+        pushes every row on screen down, and each was drawn again through Python and the text layout)."""
+        view = option.widget
+        viewport = view.viewport() if isinstance(view, QAbstractItemView) else None
+        rect = option.rect
+        ratio = painter.device().devicePixelRatio() if painter.device() is not None else 1.0
+        if (
+            not self._keep_pictures
+            or viewport is None
+            or not viewport.autoFillBackground()
+            or painter.transform().type().value > 1
+        ):
+            self._paint(painter, option, index)
+            return
+        key = (
+            str(index.data(Qt.ItemDataRole.DisplayRole) or ""),
+            rect.width(),
+            rect.height(),
+            self._font_key(option.font),
+            option.state.value,
+            option.features.value,
+            option.palette.cacheKey(),
+            viewport.palette().cacheKey(),
+            ratio,
+        )
+        picture = self._pictures.get(key)
+        if picture is None:
+            picture = QPixmap(QSize(round(rect.width() * ratio), round(rect.height() * ratio)))
+            picture.setDevicePixelRatio(ratio)
+            picture.fill(Qt.GlobalColor.transparent)
+            # Drawn as the view draws the row: its viewport's background, the row's own (alternate colour,
+            # selection) as ``QTreeView.drawRow`` asks the style for it, then the entry as ``_paint`` does.
+            under = QPainter(picture)
+            under.fillRect(
+                QRect(0, 0, rect.width(), rect.height()), viewport.palette().brush(viewport.backgroundRole())
+            )
+            under.translate(-rect.x(), -rect.y())
+            view.style().drawPrimitive(QStyle.PrimitiveElement.PE_PanelItemViewRow, option, under, view)
+            self._paint(under, option, index)
+            under.end()
+            if len(self._pictures) >= PICTURES_KEPT:
+                self._pictures.pop(next(iter(self._pictures)))
+            self._pictures[key] = picture
+        painter.drawPixmap(rect.topLeft(), picture)
+
+    def _paint(
         self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
     ) -> None:
         opt = QStyleOptionViewItem(option)

@@ -79,6 +79,14 @@ def _diff_apply(
     model.endResetModel()
 
 
+_TEXT_ROLES = frozenset({int(Qt.ItemDataRole.DisplayRole), int(Qt.ItemDataRole.AccessibleTextRole)})
+_TOOLTIP_ROLE = int(Qt.ItemDataRole.ToolTipRole)
+_FOREGROUND_ROLE = int(Qt.ItemDataRole.ForegroundRole)
+_FONT_ROLE = int(Qt.ItemDataRole.FontRole)
+# Every role ``RowsModel.data`` may answer.
+_ROWS_ROLES = _TEXT_ROLES | {_TOOLTIP_ROLE, _FOREGROUND_ROLE, _FONT_ROLE, int(KeyRole)}
+
+
 class RowsModel(QAbstractTableModel):
     """A flat table of ``Row``s with fixed French headers (wounds, scars)."""
 
@@ -118,19 +126,25 @@ class RowsModel(QAbstractTableModel):
         return None
 
     def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+        # A view asks each cell for a dozen roles each time it measures or paints it (every row, when
+        # its columns fit their contents after each edit): the roles this model never fills are answered
+        # first, without looking at the row (issue 15).
+        if role not in _ROWS_ROLES or not index.isValid():
             return None
-        row = self._rows[index.row()]
+        at = index.row()
+        if not 0 <= at < len(self._rows):
+            return None
+        row = self._rows[at]
         col = index.column()
-        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
+        if role in _TEXT_ROLES:
             return row.cells[col] if col < len(row.cells) else ""
-        if role == Qt.ItemDataRole.ToolTipRole:
+        if role == _TOOLTIP_ROLE:
             if not row.tooltips:
                 return None
             return row.tooltips[col] if col < len(row.tooltips) else row.tooltips[0]
-        if role == Qt.ItemDataRole.ForegroundRole and row.colour:
+        if role == _FOREGROUND_ROLE and row.colour:
             return QBrush(QColor(row.colour))
-        if role == Qt.ItemDataRole.FontRole and row.bold:
+        if role == _FONT_ROLE and row.bold:
             font = QFont()
             font.setBold(True)
             return font

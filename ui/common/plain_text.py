@@ -8,6 +8,8 @@ boxes). Two application-wide rules, installed once by the main window:
   property; none does today);
 - every tooltip is shown as the literal text it holds: widgets', item views' (the journal, the
   wounds, the states) and tab bars'. Our own tooltips are written as plain text too.
+
+Both go through the application's one event filter (``app_events``).
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ import html
 from PySide6.QtCore import QEvent, QModelIndex, QObject, Qt
 from PySide6.QtGui import QHelpEvent
 from PySide6.QtWidgets import QAbstractItemView, QApplication, QLabel, QMessageBox, QTabBar, QToolTip, QWidget
+
+from ui.common import app_events
 
 _installed: PlainTextPolicy | None = None
 
@@ -43,34 +47,40 @@ def tooltip_text(widget: QWidget, event: QHelpEvent) -> tuple[str, bool]:
     return widget.toolTip(), True
 
 
-class PlainTextPolicy(QObject):
-    """Application event filter: labels become plain text when polished; tooltips are shown literally."""
+class PlainTextPolicy:
+    """Labels become plain text when polished; tooltips are shown literally (through ``app_events``:
+    the application's one event filter)."""
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        kind = event.type()
-        if kind == QEvent.Type.Polish and isinstance(watched, QLabel):
-            if not watched.property("richText"):
-                watched.setTextFormat(Qt.TextFormat.PlainText)
-        elif kind == QEvent.Type.ToolTip and isinstance(watched, QWidget) and isinstance(event, QHelpEvent):
-            text, known = tooltip_text(watched, event)
-            if known:
-                if text:
-                    QToolTip.showText(event.globalPos(), literal(text), watched)
-                else:
-                    QToolTip.hideText()
-                    event.ignore()
-                return True
+    @staticmethod
+    def polish(label: QWidget) -> None:
+        if isinstance(label, QLabel) and not label.property("richText"):
+            label.setTextFormat(Qt.TextFormat.PlainText)
+
+    @staticmethod
+    def tooltip(watched: QObject, event: QEvent) -> bool:
+        if not isinstance(watched, QWidget) or not isinstance(event, QHelpEvent):
+            return False
+        text, known = tooltip_text(watched, event)
+        if known:
+            if text:
+                QToolTip.showText(event.globalPos(), literal(text), watched)
+            else:
+                QToolTip.hideText()
+                event.ignore()
+            return True
         return False
 
 
 def install(app: QApplication | None = None) -> PlainTextPolicy:
     global _installed
-    app = app or QApplication.instance()  # type: ignore[assignment]
-    assert app is not None
     if _installed is None:
-        _installed = PlainTextPolicy(app)
-        app.installEventFilter(_installed)
-        for widget in app.allWidgets():
+        events = app_events.hub(app)
+        _installed = PlainTextPolicy()
+        events.on_polish((QLabel,), _installed.polish)
+        events.on_tooltip(_installed.tooltip)
+        instance = QApplication.instance()
+        assert isinstance(instance, QApplication)
+        for widget in instance.allWidgets():
             if isinstance(widget, QLabel) and not widget.property("richText"):
                 widget.setTextFormat(Qt.TextFormat.PlainText)
     return _installed

@@ -12,7 +12,9 @@ from collections.abc import Iterable
 
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
-from PySide6.QtWidgets import QAbstractSpinBox, QApplication, QComboBox, QLineEdit, QPlainTextEdit, QTextEdit, QWidget
+from PySide6.QtWidgets import QAbstractSpinBox, QComboBox, QLineEdit, QPlainTextEdit, QTextEdit, QWidget
+
+from ui.common import app_events
 
 EDITORS = (QLineEdit, QAbstractSpinBox, QPlainTextEdit, QTextEdit, QComboBox)
 
@@ -25,18 +27,15 @@ def field_first() -> frozenset[str]:
 
 
 class WindowShortcutsWin(QObject):
-    """Application event filter: in ``window``, a key that is one of its actions' shortcuts goes to the
-    action, not to the text field that has focus."""
+    """In ``window``, a key that is one of its actions' shortcuts goes to the action, not to the text field
+    that has focus (a handler of the application's one event filter, ``app_events``)."""
 
     def __init__(self, window: QWidget, actions: Iterable[QAction]) -> None:
         super().__init__(window)
         self.window = window
         self.sequences: set[str] = set()
         self.update(actions)
-        app = QApplication.instance()
-        assert app is not None
-        # Qt drops a deleted filter from the application's list by itself (it goes with the window).
-        app.installEventFilter(self)
+        app_events.hub().on_shortcut_override(self, self.override)
 
     def update(self, actions: Iterable[QAction]) -> None:
         kept = field_first()
@@ -47,13 +46,9 @@ class WindowShortcutsWin(QObject):
             if not s.isEmpty() and s.toString() not in kept
         }
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if (
-            event.type() == QEvent.Type.ShortcutOverride
-            and isinstance(event, QKeyEvent)
-            and isinstance(watched, EDITORS)
-            and watched.window() is self.window
-        ):
+    def override(self, watched: QObject, event: QEvent) -> bool:
+        """A ``ShortcutOverride`` (from the application's one event filter): True refuses it to the field."""
+        if isinstance(event, QKeyEvent) and isinstance(watched, EDITORS) and watched.window() is self.window:
             typed = QKeySequence(event.keyCombination()).toString()
             if typed in self.sequences:
                 return True  # not accepted by the field: the window's shortcut runs

@@ -109,7 +109,12 @@ class SteadyText(QWidget):
 
     def _show(self) -> None:
         shown, cut = wrapped_lines(self._text, self.label, self.width() - 2, self._lines)
-        self.label.setText(shown)
+        if shown != self.label.text():
+            self.label.setText(shown)
+            if self.label.textInteractionFlags() & Qt.TextInteractionFlag.TextSelectableByMouse:
+                # A selectable label lays its text out when first painted, and asks for a paint again from
+                # inside that paint: measured now, the label is painted once per change, not twice.
+                self.label.sizeHint()
         tip = self._text if cut else self._tooltip
         if self.label.toolTip() != tip:
             self.label.setToolTip(tip)

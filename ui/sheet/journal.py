@@ -54,6 +54,11 @@ class JournalView(QTreeView):
         self.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerItem)
         self.header().setStretchLastSection(True)
         self._width = -1
+        # The scroll bar changes with every new entry: its container is opaque (the colour that showed
+        # through), so the panel under it is not painted again each time (issue 15).
+        container = self.verticalScrollBar().parentWidget()
+        if container is not None and container is not self:
+            container.setAutoFillBackground(True)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
@@ -66,13 +71,17 @@ class JournalPanel(QGroupBox):
     def __init__(self, vm: SheetViewModel, parent: QWidget | None = None) -> None:
         super().__init__(self.tr("Journal"), parent)
         self.vm = vm
+        # Opaque, like the sheet's columns: a new entry changes the scroll bar's range, and its transparent
+        # container made the splitter, the sheet, the tabs and the window under it repaint too (issue 15).
+        # The colour is the one that showed through.
+        self.setAutoFillBackground(True)
         layout = QVBoxLayout(self)
         self.model = JournalModel(self)
         self.view = JournalView()
         self.view.setObjectName("journalView")
         self.view.setAccessibleName(self.tr("Journal, le plus récent en haut"))
         self.view.setModel(self.model)
-        self.view.setItemDelegate(JournalDelegate(self.view))
+        self.view.setItemDelegate(JournalDelegate(self.view, pictures=True))
         self.view.setAlternatingRowColors(True)
         self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -176,6 +185,9 @@ class JournalPanel(QGroupBox):
     def _on_changed(self, changes: Changes) -> None:
         if changes.journal or changes.everything:
             self._refresh()
+            # The rows laid out now rather than by the view's zero timer: the new entry is painted in
+            # the same pass as the rest of the edit (one repaint of the window, not two).
+            self.view.executeDelayedItemsLayout()
             self.view.scrollToTop()
 
     # --- copy and export --------------------------------------------------------------------------------

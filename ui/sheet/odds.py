@@ -16,6 +16,7 @@ from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QGridLayout, QGroupBox, QLabel, QSizePolicy, QWidget
 
 import rules
+from ui.common.steady import set_description, set_name, set_tip
 from ui.sheet.viewmodel import Changes, SheetViewModel
 
 # The widest percentage a label shows (« > 99,9 % »): labels keep this width, so a change of odds
@@ -24,9 +25,25 @@ WIDEST = ">\u00a099,9\u00a0%"
 HIDDEN_MARK = "?"
 
 
+# A chance's percentage and explanation, by the chance (a frozen record): the window shows the same chances
+# edit after edit, and each ``percent``/``text`` formats every probability again (exact, through Fraction).
+_WORDS: dict[rules.Chance, tuple[str, str]] = {}
+_WORDS_SIZE = 1024
+
+
+def words(chance: rules.Chance) -> tuple[str, str]:
+    """``(chance.percent, chance.text)``, formatted once per distinct chance."""
+    found = _WORDS.get(chance)
+    if found is None:
+        if len(_WORDS) >= _WORDS_SIZE:
+            _WORDS.clear()
+        found = _WORDS[chance] = (chance.percent, chance.text)
+    return found
+
+
 def tooltip(chances: Sequence[rules.Chance]) -> str:
     """The explanation of one or several rolls, one paragraph each."""
-    return "\n\n".join(c.text for c in chances)
+    return "\n\n".join(words(c)[1] for c in chances)
 
 
 def hides_story(vm: SheetViewModel) -> bool:
@@ -50,13 +67,14 @@ class ChanceLabel(QLabel):
     def show_chances(self, chances: Sequence[rules.Chance]) -> None:
         """The first roll's percentage (several rolls: all are explained on hover); nothing when none."""
         self.chances = tuple(chances)
-        text = self.chances[0].percent if self.chances else ""
+        text = words(self.chances[0])[0] if self.chances else ""
         tip = tooltip(self.chances)
         if text != self.text():
             self.setText(text)
-        self.setToolTip(tip)
-        self.setAccessibleName(self.tr("Chance : {0}").format(text) if text else "")
-        self.setAccessibleDescription(tip)
+        # Each setter sends an event through the application's filter even when nothing changes.
+        set_tip(self, tip)
+        set_name(self, self.tr("Chance : {0}").format(text) if text else "")
+        set_description(self, tip)
 
 
 class SurvivalLabel(QLabel):
@@ -76,20 +94,21 @@ class SurvivalLabel(QLabel):
         self.chance = None if hidden else survival
         if survival is None:
             self.setText("")
-            self.setToolTip("")
+            set_tip(self, "")
             self.setVisible(False)
             return
         if hidden:
             self.setText(self.tr("Chance de s'en sortir : {0}").format(HIDDEN_MARK))
-            self.setToolTip(self.tr("Valeur connue du meneur seulement (vue joueur)."))
+            set_tip(self, self.tr("Valeur connue du meneur seulement (vue joueur)."))
         else:
-            text = self.tr("Chance de s'en sortir : {0}").format(survival.percent)
+            percent, explained = words(survival)
+            text = self.tr("Chance de s'en sortir : {0}").format(percent)
             if survival.outcomes and survival.outcomes[0][1] != survival.probability:
                 first, p = survival.outcomes[0]
                 text += self.tr(" (d'abord {0} : {1})").format(first.split(" (")[0], rules.fmt_percent(p))
             self.setText(text)
-            self.setToolTip(survival.text)
-        self.setAccessibleName(self.text())
+            set_tip(self, explained)
+        set_name(self, self.text())
         self.setVisible(True)
 
 
@@ -131,7 +150,7 @@ class OddsPanel(QGroupBox):
             if i < len(chances):
                 item = chances[i]
                 label.setText(item.label + self._when(item))
-                label.setToolTip(item.text)
+                set_tip(label, words(item)[1])
                 value.show_chances([item])
                 label.setVisible(True)
                 value.setVisible(True)

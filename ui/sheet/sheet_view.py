@@ -58,6 +58,12 @@ class Column(QScrollArea):
             layout.addStretch(1)
         self.setWidgetResizable(True)
         self.setFrameShape(QFrame.Shape.NoFrame)
+        # The scroll bars' containers too: a scroll bar coming or changing with the panels' height
+        # repaints itself, not the splitter and the window under it.
+        for bar in (self.verticalScrollBar(), self.horizontalScrollBar()):
+            container = bar.parentWidget()
+            if container is not None and container is not self:
+                container.setAutoFillBackground(True)
         # QScrollArea watches its widget through its own event filter (``eventFilter`` below).
         self.setWidget(inner)
         # As wide as the panels need (nothing cut), up to ``widest``; beyond, the column scrolls sideways.
@@ -118,6 +124,9 @@ class SheetView(QWidget):
         self.view_badge.setTextFormat(Qt.TextFormat.PlainText)
         strip.addWidget(self.view_badge, 0, Qt.AlignmentFlag.AlignVCenter)
         self.messages = MessageBar()
+        # Opaque (the colour that showed through): a message coming or going repaints the bar, not the
+        # sheet, the tabs and the window under it (issue 15).
+        self.messages.setAutoFillBackground(True)
         strip.addWidget(self.messages, 1)
         layout.addLayout(strip)
         # « Règles maison : … » when the sheet plays by a GM's house rules (issue 18).

@@ -27,8 +27,9 @@ from ui.common.flow import FlowLayout
 from ui.common.forms import user_fields
 from ui.common.labels import adds_wound, button_label, button_tip
 from ui.common.models import Row, RowsModel
+from ui.common.steady import set_tip
 from ui.common.texts import fmt_signed, tr_const
-from ui.sheet.odds import tooltip
+from ui.sheet.odds import tooltip, words
 from ui.sheet.viewmodel import Changes, SheetViewModel
 
 # Columns of the wound table: name, grade, effect, care, healing, note.
@@ -326,7 +327,7 @@ class WoundsPanel(QGroupBox):
         key = self.selected_key()
         chances = [c for c in self.vm.odds.rolls if c.subject is not None and c.subject == key] if wound else []
         if chances:
-            tip += "\n" + "\n".join(f"{c.label} : {c.percent}" for c in chances)
+            tip += "\n" + "\n".join(f"{c.label} : {words(c)[0]}" for c in chances)
         self.details.setText(tip)
         self.details.setVisible(bool(tip))
         for kind, button in self.buttons.items():
@@ -334,7 +335,7 @@ class WoundsPanel(QGroupBox):
                 button.setEnabled(wound is not None)
                 mine = [c for c in chances if c.action == kind]
                 base = self._tips.setdefault(kind, button.toolTip())
-                button.setToolTip(base + ("\n\n" + tooltip(mine) if mine else ""))
+                set_tip(button, base + ("\n\n" + tooltip(mine) if mine else ""))
         bleed = self.buttons.get("set_wound_bleeding")
         if bleed is not None:
             stop = wound is not None and getattr(wound, "bleeding", False)

@@ -101,16 +101,17 @@ def points_hidden(sheet: SegmentsSheet, rs: SegmentsRules) -> bool:
 def health_state_id(sheet: SegmentsSheet, rs: SegmentsRules) -> str:
     """The id of ``health_state``, without its explanation (the rules ask for it after every change)."""
     cur = sheet.current
+    if cur > 0 and sheet.nonlethal <= cur and not sheet.dead:
+        # Standing (the Constitution is at least 1, so −CON is not reached): the case of most actions.
+        num, den = rs.health.wounded_fraction
+        return "blesse" if cur * den <= sheet.base_maximum * num else "en_forme"
     if sheet.dead or cur <= -sheet.constitution:
         return "mort"
     if cur < 0:
         return "stabilise" if sheet.stabilised else "mourant"
     if sheet.nonlethal > cur:
         return "inconscient"
-    if cur == 0:
-        return "chancelant"
-    num, den = rs.health.wounded_fraction
-    return "blesse" if cur * den <= sheet.base_maximum * num else "en_forme"
+    return "chancelant"
 
 
 def health_state(sheet: SegmentsSheet, rs: SegmentsRules) -> tuple[str, str]:

@@ -218,15 +218,13 @@ def _hit(
             line += f", l'excédent de {excess} devient létal : PV {fmt_int(old_cur)} → {fmt_int(new_cur)}{floor}"
     else:
         line += f" → PV {fmt_int(old_cur)} → {fmt_int(new_cur)}{floor}"
-    _tell(
-        ctx,
-        points_hidden(sheet, rs),
-        line + ".",
-        lambda: f"{what} : {raw} dégâts{kind} encaissés ({hidden_note(sheet, rs)}).",
-    )
+    if points_hidden(sheet, rs):
+        _tell(ctx, True, line + ".", f"{what} : {raw} dégâts{kind} encaissés ({hidden_note(sheet, rs)}).")
+    else:
+        ctx.say(line + ".")
     if (
-        new_cur < old_cur
-        and sheet.stabilised
+        sheet.stabilised
+        and new_cur < old_cur
         and new_cur < 0
         and rs.dying.damage_breaks_stabilisation
         and not sheet.dead
@@ -243,10 +241,9 @@ def _hit(
 
 
 def _weapon_drop(sheet: SegmentsSheet, rs: SegmentsRules, ctx: Context) -> bool:
-    """Engourdi: « tout coup encaissé fait lâcher son arme sauf réussite d'une Vigueur difficulté 15 »."""
+    """Engourdi: « tout coup encaissé fait lâcher son arme sauf réussite d'une Vigueur difficulté 15 ». Only
+    called when a state of the table makes a weapon drop and the sheet may be under it (``damage``)."""
     drops = rs.memo.drops
-    if not drops or (rs.memo.drops_only_when_set and rs.memo.drop_roots.isdisjoint(sheet.conditions)):
-        return False
     known = effective_conditions(sheet, rs)
     if drops.isdisjoint(known):
         return False
@@ -329,7 +326,10 @@ def damage(sheet: SegmentsSheet, action: Damage, ctx: Context) -> SegmentsSheet:
             ctx.event("spell_resisted")
             return sheet
         ctx.say(f"Résistance à la magie {score} percée ({action.spell_check} atteint {score}).")
-    dropped = False
+    # Hits change points, never states: whether a state may make the weapon drop is known once (no such state
+    # set: nothing to drop, as if already dropped).
+    memo = rs.memo
+    dropped = not memo.drops or (memo.drops_only_when_set and memo.drop_roots.isdisjoint(sheet.conditions))
     hits = action.hits
     given = action.amount
     for number in range(1, hits + 1):
@@ -359,7 +359,10 @@ def _restore(sheet: SegmentsSheet, amount: int, rs: SegmentsRules, ctx: Context,
         line += f" (maximum {top} atteint)"
     if new_nl != nonlethal:
         line += f" ; non létaux {nonlethal} → {new_nl}"
-    _tell(ctx, points_hidden(sheet, rs), line + ".", lambda: f"{what} : {hidden_note(sheet, rs)}.")
+    if points_hidden(sheet, rs):
+        _tell(ctx, True, line + ".", f"{what} : {hidden_note(sheet, rs)}.")
+    else:
+        ctx.say(line + ".")
     return _settle(sheet, evolve(sheet, current=new_cur, nonlethal=new_nl), rs, ctx)
 
 

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from operator import attrgetter
 
 from rules.errors import Refused
-from rules.model import Context, _new, _set_dict, _set_extra, _set_fields_set, _set_private, construct, evolve
+from rules.model import Context, _new, _set_dict, _set_extra, _set_fields_set, _set_private, construct, evolve, signed
 from rules.systems.severite.sheet import MAX_SEQUEL, MAX_SEQUELS, SeveriteSheet, TurnTimer, Wound
 from rules.systems.severite.table import SeveriteRules
 
@@ -132,9 +132,12 @@ class Grid:
         "grade_labels",
         "level_at",
         "needed",
+        "notch_texts",
         "part_texts",
         "per",
+        "power_at",
         "psychological",
+        "skipped",
         "texts",
         "tiers",
         "vital",
@@ -149,11 +152,17 @@ class Grid:
         # Past the gauge every count reads the same (« au-delà de la jauge : Ardu (14) »).
         self.beyond_text = _tier_text(self.capacity + 1, self)
         self.grade_labels = {gid: g.label for gid, g in rs.grades.items()}
+        # « +1 cran », « +3 crans »: what a wound of each grade adds to the gauge, as the journal says it.
+        self.notch_texts = {
+            gid: f"{signed(g.notches)} {'crans' if g.notches > 1 else 'cran'}" for gid, g in rs.grades.items()
+        }
         # « (bras gauche) » after a wound or a zone in the journal.
         self.part_texts = {pid: f" ({p.label.lower()})" for pid, p in rs.body_parts.items()}
         self.vital = {pid: p.vital for pid, p in rs.body_parts.items()}
         self.psychological = frozenset(did for did, d in rs.damage_types.items() if d.psychological)
         self.condition_labels = {cid: c.label for cid, c in rs.conditions.items()}
+        # The states in which no Défi de Ténacité is made (V11), to tell at once that none is there.
+        self.skipped = frozenset(rs.tenacity.skipped_when)
         # The grade of each Sévérité from 0 to the highest threshold (above it: the last entry), the
         # success level of each margin from 0 to the highest threshold: what ``wound_grade`` and
         # ``success_level`` find by walking the table.
@@ -161,20 +170,31 @@ class Grid:
         self.grade_at = tuple(_walk_grades(n, rs) for n in range(top + 1))
         top = max([0, *(lv.min_margin for lv in rs.success_levels.values())])
         self.level_at = tuple(_walk_levels(n, rs) for n in range(top + 1))
+        # The Puissance grade of each attack margin from 0 to the highest threshold (``power_grade``).
+        top = max([0, *(pg.min_margin for pg in rs.power.grades.values())])
+        self.power_at = tuple(_walk_power(n, rs) for n in range(top + 1))
         # ``_test_needed``'s answers, by (gauge before, gauge after, grade id).
         self.needed: dict[tuple[int, int, str], tuple[int, str] | None] = {}
 
 
 _GRIDS: dict[int, tuple[SeveriteRules, Grid]] = {}
+# The table of the last call and its grid: an action asks for the grid of one table several times (issue 15).
+# The pair holds the table, so its id cannot be reused while it is here.
+_LAST_GRID: tuple[SeveriteRules | None, Grid | None] = (None, None)
 
 
 def grid(rs: SeveriteRules) -> Grid:
     """The ``Grid`` of ``rs`` (built on first use; a table is immutable)."""
+    global _LAST_GRID
+    last = _LAST_GRID
+    if last[0] is rs:
+        return last[1]  # type: ignore[return-value]
     found = _GRIDS.get(id(rs))
     if found is None or found[0] is not rs:
         if len(_GRIDS) > 64:  # house tables come and go: keep a few
             _GRIDS.clear()
         found = _GRIDS[id(rs)] = (rs, Grid(rs))
+    _LAST_GRID = found
     return found[1]
 
 
@@ -231,7 +251,15 @@ def grid_text(notches: int, g: Grid) -> str:
 
 
 def power_grade(margin: int, rs: SeveriteRules) -> str:
-    """The Puissance grade of an Opposition margin (« La Puissance découle directement de la différence »)."""
+    """The Puissance grade of an Opposition margin (« La Puissance découle directement de la différence »):
+    the last grade of the table whose ``min_margin`` it reaches (the first grade when it reaches none)."""
+    if margin < 0:
+        return _walk_power(margin, rs)
+    at = grid(rs).power_at
+    return at[margin] if margin < len(at) else at[-1]
+
+
+def _walk_power(margin: int, rs: SeveriteRules) -> str:
     found = next(iter(rs.power.grades))
     for gid, grade in rs.power.grades.items():
         if margin >= grade.min_margin:
@@ -455,7 +483,6 @@ def _lower_gauge(
     left = count
     # What changes, by the wound object (``None``: it leaves the sheet).
     changed: dict[int, Wound | None] = {}
-    healed: list[Wound] = []
     _, notches_before, last = _figures(wounds)
     for wound in order:
         if left <= 0:
@@ -466,27 +493,28 @@ def _lower_gauge(
             left -= take
             if heals and take == notches:
                 changed[id(wound)] = None
-                healed.append(wound)
             else:
                 changed[id(wound)] = evolve(wound, notches=notches - take)
     if heals and only is not None and order[0].notches == 0:
         changed[id(order[0])] = None
-        healed.append(order[0])
     if not changed:
         return sheet, 0
     # Where the changed wounds sit (the tuple is rebuilt from slices: a hit lowers a wound or two of 30).
-    place = list(map(id, wounds)).index
-    spots = sorted(place(key) for key in changed)
-    if len(healed) > 1:  # in the sheet's order, as the journal tells them
-        healed.sort(key=lambda w: place(id(w)))
-    gone_last = any(w.id == last for w in healed)
+    spots = sorted(map(list(map(id, wounds)).index, changed))
+    healed: list[Wound] = []  # the wounds that leave, in the sheet's order (the journal tells them so)
+    gone_last = False
     pieces: list[Wound] = []
     begin = 0
     for at in spots:
         pieces += wounds[begin:at]
-        replacement = changed[id(wounds[at])]
+        wound = wounds[at]
+        replacement = changed[id(wound)]
         if replacement is not None:
             pieces.append(replacement)
+        else:
+            healed.append(wound)
+            if wound.id == last:
+                gone_last = True
         begin = at + 1
     pieces += wounds[begin:]
     kept = tuple(pieces)

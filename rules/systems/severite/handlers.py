@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rules.actions import ClearConditions, Damage, Heal, SetCondition
 from rules.errors import Refused
 from rules.model import Context, evolve, fmt_int, plural, signed
@@ -51,6 +53,9 @@ from rules.systems.severite.gauge import (
 from rules.systems.severite.sheet import MAX_NOTCHES, MAX_SEVERITY, MAX_WOUND_ID, MAX_WOUNDS, SeveriteSheet, Wound
 from rules.systems.severite.table import SeveriteRules, WoundGrade
 
+# ``_add_wound``'s memo of ``_test_needed``: a key not asked yet.
+_NOT_ASKED: Any = object()
+
 
 def _tenacity_roll(sheet: SeveriteSheet, rs: SeveriteRules, ctx: Context, psychological: bool) -> tuple[int, str]:
     """Défi de Ténacité: D10 + Physique (Mental) [+ D6 of a skill] [+ talent bonus]."""
@@ -88,7 +93,7 @@ def _tenacity(
     if sheet.dead:
         return sheet
     conditions = sheet.conditions
-    if conditions:
+    if conditions and not grid(rs).skipped.isdisjoint(conditions):
         blocking = [c for c in rs.tenacity.skipped_when if c in conditions]
         if blocking:
             labels = ", ".join(condition_label(c, rs) for c in blocking)
@@ -214,10 +219,7 @@ def _add_wound(
     sheet = evolve(sheet, wounds=wounds)
     ctx.event("wound")
     after_text = grid_text(after, g)
-    ctx.say(
-        f"Blessure {grade.label}{where} : {signed(notches)} {'crans' if notches > 1 else 'cran'} "
-        f"de Trauma ({before} → {after}, {after_text})."
-    )
+    ctx.say(f"Blessure {grade.label}{where} : {g.notch_texts[grade_id]} de Trauma ({before} → {after}, {after_text}).")
     if handicap:
         penalty = f" ({signed(wound.handicap_penalty)})" if wound.handicap_penalty else ""
         ctx.say(f"Handicap : {handicap}{penalty}.")
@@ -235,9 +237,8 @@ def _add_wound(
         return sheet
     key = (before, after, grade_id)
     memo = g.needed
-    if key in memo:
-        needed = memo[key]
-    else:
+    needed = memo.get(key, _NOT_ASKED)
+    if needed is _NOT_ASKED:
         needed = _test_needed(before, after, grade, rs)
         if len(memo) >= 4096:
             memo.clear()
@@ -386,8 +387,10 @@ def damage(sheet: SeveriteSheet, action: Damage, ctx: Context) -> SeveriteSheet:
     rs: SeveriteRules = ctx.ruleset
     if action.nonlethal:
         raise Refused("Sévérité ne compte pas de dégâts non létaux : chaque coup donne une Sévérité.")
-    _check_damage_type(action.damage_type, rs)
-    _check_part(action.body_part, rs)
+    if action.damage_type is not None:
+        _check_damage_type(action.damage_type, rs)
+    if action.body_part is not None:
+        _check_part(action.body_part, rs)
     for _ in range(action.hits):
         if sheet.dead:
             ctx.say(f"{_name(sheet)} n'est plus en vie : coup sans effet.")

@@ -73,6 +73,14 @@ def _blocked(sheet: SeveriteSheet, rs: SeveriteRules) -> bool:
     return sheet.dead or any(c in sheet.conditions for c in rs.tenacity.skipped_when)
 
 
+# ``tenacity`` by its inputs (issue 15: a sheet shows the Défi once per untreated wound and the window asks
+# again on every edit; the exact sums are the same as long as these numbers are). Key: the rule table's
+# identity (tables are frozen; the table is kept in the value, so its id cannot be reused while cached) and
+# every number and word the result is made of.
+_TENACITY: dict[tuple[Any, ...], tuple[SeveriteRules, Chance]] = {}
+_TENACITY_SIZE = 512
+
+
 def tenacity(
     sheet: SeveriteSheet,
     rs: SeveriteRules,
@@ -85,6 +93,39 @@ def tenacity(
     action: str | None = "tenacity_test",
 ) -> Chance:
     """The chance of succeeding, and of each success level (« Si le Défi est échoué, vous êtes hors combat »)."""
+    key = (
+        id(rs),
+        sheet.mental if psychological else sheet.physique,
+        psychological,
+        sheet.tenacity_skill,
+        sheet.tenacity_bonus,
+        handicap_penalty(sheet) if rs.tenacity.handicaps_apply else None,
+        opposition,
+        against,
+        roll_id,
+        label,
+        action,
+    )
+    cached = _TENACITY.get(key)
+    if cached is not None and cached[0] is rs:
+        return cached[1]
+    found = _tenacity(sheet, rs, opposition, against, psychological, roll_id, label, action)
+    if len(_TENACITY) >= _TENACITY_SIZE:
+        _TENACITY.clear()
+    _TENACITY[key] = (rs, found)
+    return found
+
+
+def _tenacity(
+    sheet: SeveriteSheet,
+    rs: SeveriteRules,
+    opposition: int,
+    against: str,
+    psychological: bool,
+    roll_id: str,
+    label: str,
+    action: str | None,
+) -> Chance:
     dist, text = tenacity_roll(sheet, rs, psychological)
     outcomes: list[tuple[str, Fraction]] = []
     failed = Fraction(0)
@@ -122,7 +163,22 @@ def _fatal_grades(rs: SeveriteRules) -> list[str]:
     return [gid for gid, grade in rs.grades.items() if grade.fatal]
 
 
+_OVERVIEW: dict[int, tuple[SeveriteRules, Chance | None]] = {}
+
+
 def _survival_overview(rs: SeveriteRules) -> Chance | None:
+    """The Survie roll's overview: it depends on the rule table alone (kept per table, as ``tenacity``)."""
+    cached = _OVERVIEW.get(id(rs))
+    if cached is not None and cached[0] is rs:
+        return cached[1]
+    found = _survival_overview_of(rs)
+    if len(_OVERVIEW) >= 16:
+        _OVERVIEW.clear()
+    _OVERVIEW[id(rs)] = (rs, found)
+    return found
+
+
+def _survival_overview_of(rs: SeveriteRules) -> Chance | None:
     fatal = _fatal_grades(rs)
     if not fatal:
         return None

@@ -1,0 +1,335 @@
+"""Issue 15, « edit → repainted in one frame », session 4: the work an edit does in the real main window.
+
+Speed is measured by ``python -m bench --only edits`` (and ``python -m bench.edits --cases …`` for an A/B),
+never here. These tests pin what made an edit cheaper, so that it cannot silently come back: one
+application event filter (not three), the sheet painted in one pass with nothing under its panels
+painted again, the journal's rows drawn once, the flow layout measured once per invalidation, the odds
+computed once per distinct input.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QAbstractEventDispatcher, QEvent, QEventLoop, QObject
+from PySide6.QtWidgets import QApplication, QPushButton, QSplitter, QStackedWidget, QTabWidget, QWidget
+
+import rules
+from sheet_app.main_window import MainWindow
+from tests.app.test_edit_layout import a_condition, open_sheet, settle, tick, typed
+from ui.common import app_events, plain_text, shortcuts, wheel
+from ui.common.flow import FlowLayout
+from ui.common.journal import JournalDelegate
+from ui.sheet import odds as sheet_odds
+from ui.sheet.journal import JournalPanel
+from ui.sheet.sheet_view import SheetView
+
+
+class Passes(QObject):
+    """The paints and the events of each pass of the event loop while installed."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.events = 0
+        self.painted: list[QObject] = []
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        self.events += 1
+        if event.type() == QEvent.Type.Paint:
+            self.painted.append(watched)
+        return False
+
+
+@contextmanager
+def passes() -> Iterator[list[Passes]]:
+    """Each pass of the event loop (until quiet) gets its own ``Passes``; the first one also sees what
+    the edit itself sent (``with passes() as found: edit()``)."""
+    app = QApplication.instance()
+    assert app is not None
+    found = [Passes()]
+    app.installEventFilter(found[0])
+    try:
+        yield found
+        dispatcher = QAbstractEventDispatcher.instance()
+        for _ in range(60):
+            if not dispatcher.processEvents(QEventLoop.ProcessEventsFlag.AllEvents):
+                break
+            app.removeEventFilter(found[-1])
+            found.append(Passes())
+            app.installEventFilter(found[-1])
+    finally:
+        app.removeEventFilter(found[-1])
+
+
+def painting_passes(found: list[Passes]) -> int:
+    return sum(1 for p in found if p.painted)
+
+
+# --- one application event filter ---------------------------------------------------------------------
+
+
+def test_the_application_rules_share_one_event_filter_called_once_per_event(
+    window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Plain text, the wheel guard and the window's shortcuts were three application filters: each event
+    of the application (~100 per edit) called Python three times. They are handlers of one filter."""
+    hub = app_events.hub()
+    app = QApplication.instance()
+    assert app is not None
+    ours = [
+        c
+        for c in app.children()
+        if type(c).__module__.startswith(("ui.", "sheet_app.")) and "eventFilter" in vars(type(c))
+    ]
+    assert ours == [hub]
+    assert not isinstance(plain_text.install(), QObject) and not isinstance(wheel.install(), QObject)
+    assert "eventFilter" not in vars(shortcuts.WindowShortcutsWin)
+    view = open_sheet(window, tmp_path, "douaratil")
+    calls: list[int] = []
+    original = app_events.AppEvents.eventFilter
+
+    def counting(self: app_events.AppEvents, watched: QObject, event: QEvent) -> bool:
+        calls.append(1)
+        return original(self, watched, event)
+
+    monkeypatch.setattr(app_events.AppEvents, "eventFilter", counting)
+    with passes() as found:
+        typed(view, "damage", "2")
+    events = sum(p.events for p in found)
+    assert events > 20  # the edit did happen
+    assert len(calls) <= events  # once per event at most (it was three times)
+
+
+# --- painting -------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("system", rules.SYSTEMS)
+def test_an_edit_never_paints_what_lies_under_the_sheets_panels(
+    window: MainWindow, tmp_path: Path, system: str
+) -> None:
+    """The columns and the journal are opaque: a change inside them repaints them, not the splitter, the
+    sheet, the tabs and the window under them (each a paint of the whole region, for nothing)."""
+    view = open_sheet(window, tmp_path, system)
+    index = a_condition(view)
+    for _ in range(2):  # caches, first messages
+        typed(view, "damage", "1")
+        tick(view, index)
+        settle()
+    under = (QSplitter, SheetView, QStackedWidget, QTabWidget, MainWindow, JournalPanel)
+    for edit in (lambda: typed(view, "damage", "1"), lambda: typed(view, "heal", "1"), lambda: tick(view, index)):
+        with passes() as found:
+            edit()
+        painted = [w for p in found for w in p.painted]
+        assert painted  # something was painted
+        names = [f"{type(w).__name__}:{w.objectName()}" for w in painted]
+        assert not [w for w in painted if isinstance(w, under)], names
+
+
+def test_a_douaratil_edit_is_painted_in_one_pass(window: MainWindow, tmp_path: Path) -> None:
+    """The journal's new rows are laid out with the edit (not on the view's zero timer) and the roll line
+    is measured when set (a selectable label asked for a second paint from inside its first): the
+    window is painted once per edit, not two or three times."""
+    view = open_sheet(window, tmp_path, "douaratil")
+    index = a_condition(view)
+    for _ in range(2):
+        typed(view, "damage", "1")
+        typed(view, "heal", "1")
+        tick(view, index)
+        settle()
+    for name, edit in (
+        ("damage", lambda: typed(view, "damage", "1d4")),
+        ("heal", lambda: typed(view, "heal", "4")),
+        ("condition", lambda: tick(view, index)),
+    ):
+        with passes() as found:
+            edit()
+        assert painting_passes(found) == 1, (name, [[type(w).__name__ for w in p.painted] for p in found])
+
+
+def test_the_journal_draws_a_row_once_and_paints_it_again_from_its_picture(window: MainWindow, tmp_path: Path) -> None:
+    entries = tuple(f"Dégâts\nUlfred subit {i % 7 + 1} dégâts.\nDés : 1d8 = {i % 8 + 1}" for i in range(40))
+    view = open_sheet(window, tmp_path, "douaratil", entries)
+    delegate = view.journal.view.itemDelegate()
+    assert isinstance(delegate, JournalDelegate)
+    drawn: list[int] = []
+    draw = delegate._paint
+
+    def counting(painter: Any, option: Any, index: Any) -> None:
+        drawn.append(index.row())
+        draw(painter, option, index)
+
+    delegate._paint = counting  # type: ignore[method-assign]
+    for _ in range(3):  # every row seen at both parities (a new entry turns the alternate colours over)
+        typed(view, "damage", "1")
+        settle()
+    drawn.clear()
+    view.journal.view.viewport().repaint()
+    assert drawn == []  # every row on screen comes from its picture
+    rows = view.journal.model.rowCount()
+    typed(view, "damage", "1")
+    settle()
+    added = view.journal.model.rowCount() - rows
+    assert added >= 1
+    # Only the new entries were drawn, and the entry they pushed to the other colour (it was only seen at
+    # the top so far: every other row has its picture at both parities).
+    assert set(drawn) <= set(range(added + 1)), drawn
+
+
+def test_the_journal_row_pictures_are_the_rows_pixels(window: MainWindow, tmp_path: Path) -> None:
+    """A row painted from its picture is the row drawn directly: alternate colours, a selected row."""
+    entries = tuple(f"Soins\nUlfred récupère {i % 5 + 1} PA.\nDés : 1d4 = {i % 4 + 1}" for i in range(12))
+    view = open_sheet(window, tmp_path, "douaratil", entries)
+    tree = view.journal.view
+    tree.setCurrentIndex(tree.model().index(1, 0))
+    settle()
+    delegate = tree.itemDelegate()
+    assert isinstance(delegate, JournalDelegate)
+    tree.viewport().repaint()
+    with_pictures = tree.viewport().grab().toImage()
+    delegate._keep_pictures = False
+    tree.viewport().repaint()
+    direct = tree.viewport().grab().toImage()
+    delegate._keep_pictures = True
+    assert with_pictures == direct
+
+
+# --- the flow layout ----------------------------------------------------------------------------------
+
+
+def test_the_flow_layout_measures_once_per_invalidation_and_places_as_before(qtbot: Any) -> None:
+    holder = QWidget()
+    qtbot.addWidget(holder)
+    flow = FlowLayout(holder)
+    buttons = [QPushButton(f"Bouton numéro {i}") for i in range(6)]
+    for button in buttons:
+        flow.addWidget(button)
+    holder.resize(300, 200)
+    holder.show()
+    settle()
+    walks: list[bool] = []
+    arrange = flow._arrange
+
+    def counting(rect: Any, move: bool) -> int:
+        walks.append(move)
+        return arrange(rect, move)
+
+    flow._arrange = counting  # type: ignore[method-assign]
+    heights = {flow.heightForWidth(w) for _ in range(10) for w in (200, 300)}
+    assert len(walks) == 2 and len(heights) == 2  # one walk per width
+    flow.invalidate()
+    flow.heightForWidth(200)
+    assert len(walks) == 3  # measured again once invalidated
+    # A hidden button, a longer text: Qt invalidates the layout, the buttons move as they must.
+    buttons[1].hide()
+    buttons[2].setText("Un texte bien plus long sur ce bouton")
+    settle()
+    # The same buttons in a fresh layout (nothing kept) give the same height and places.
+    twin_holder = QWidget()
+    qtbot.addWidget(twin_holder)
+    twin = FlowLayout(twin_holder)
+    for button in buttons:
+        copy = QPushButton(button.text())
+        twin.addWidget(copy)
+        copy.setVisible(button.isVisibleTo(holder))
+    twin_holder.resize(holder.size())
+    twin_holder.show()
+    settle()
+    assert flow.heightForWidth(holder.width()) == twin.heightForWidth(holder.width())
+    copies = [twin.itemAt(i).widget() for i in range(twin.count())]
+    assert [b.geometry() for b in buttons if b.isVisible()] == [c.geometry() for c in copies if c.isVisible()]
+
+
+# --- the odds -------------------------------------------------------------------------------------------
+
+
+def test_severite_odds_are_computed_once_per_distinct_input(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Défi de Ténacité (once per untreated wound on the sheet, and beside its buttons) was computed
+    with exact fractions on every edit; the same numbers now come from the first computation."""
+    from rules.systems.severite import odds as severite_odds
+
+    computed: list[tuple[Any, ...]] = []
+    real = severite_odds._tenacity
+
+    def counting(*args: Any) -> Any:
+        computed.append(args[2:])
+        return real(*args)
+
+    monkeypatch.setattr(severite_odds, "_tenacity", counting)
+    monkeypatch.setattr(severite_odds, "_TENACITY", {})
+    sheet = rules.demo_sheet("severite")
+    first = rules.sheet_odds(sheet)
+    assert computed  # the demo's sheet has Défis to show
+    distinct = len(computed)
+    assert rules.sheet_odds(sheet) == first and len(computed) == distinct  # nothing computed again
+    # A change that feeds the roll computes it again (never a stale chance) …
+    stronger = rules.sheet_from_data({**rules.sheet_to_data(sheet), "physique": sheet.physique + 1})
+    changed = rules.sheet_odds(stronger)
+    assert len(computed) > distinct and changed != first
+    # … and the kept chances are the ones computed afresh.
+    monkeypatch.setattr(severite_odds, "_TENACITY", {})
+    assert rules.sheet_odds(sheet) == first
+
+
+def test_a_chance_is_formatted_once(monkeypatch: pytest.MonkeyPatch, qtbot: Any) -> None:
+    """A chance's percentage and explanation are formatted from its exact value once, not on every edit."""
+    chance = rules.odds.chance("x", "Jet", 0.375, "3d6 ≥ 10", outcomes=[("réussite", 0.375), ("échec", 0.625)])
+    percent, text = chance.percent, chance.text
+    formatted: list[float] = []
+    real = rules.odds.fmt_percent
+
+    def counting(p: Any) -> str:
+        formatted.append(p)
+        return real(p)
+
+    monkeypatch.setattr(rules.odds, "fmt_percent", counting)
+    monkeypatch.setattr(sheet_odds, "_WORDS", {})
+    label = sheet_odds.ChanceLabel("odds_x")
+    qtbot.addWidget(label)
+    label.show_chances([chance])
+    once = len(formatted)
+    assert once > 0
+    for _ in range(3):
+        label.show_chances([chance])
+    assert len(formatted) == once
+    assert label.text() == percent and label.toolTip() == text
+
+
+# --- the wounds' model ------------------------------------------------------------------------------------
+
+
+def test_the_rows_model_answers_every_role_as_before(qtbot: Any) -> None:
+    """The roles it never fills are answered first (a table fitting its columns asks each cell for a
+    dozen): every role still gets the answer of the row."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QBrush, QFont
+
+    from ui.common.models import KeyRole, Row, RowsModel
+
+    model = RowsModel(["Blessure", "Gravité"])
+    model.set_rows(
+        [
+            Row("a", ("Entaille", "légère"), ("bras gauche",), colour="#c62828", bold=True),
+            Row("b", ("Brûlure",), ()),
+        ]
+    )
+    for role in [*Qt.ItemDataRole, KeyRole]:
+        for row in range(2):
+            for column in range(2):
+                got = model.data(model.index(row, column), role)
+                if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
+                    assert got == (("Entaille", "légère"), ("Brûlure", ""))[row][column]
+                elif role == Qt.ItemDataRole.ToolTipRole:
+                    assert got == ("bras gauche" if row == 0 else None)
+                elif role == Qt.ItemDataRole.ForegroundRole and row == 0:
+                    assert isinstance(got, QBrush) and got.color().name() == "#c62828"
+                elif role == Qt.ItemDataRole.FontRole and row == 0:
+                    assert isinstance(got, QFont) and got.bold()
+                elif role == KeyRole:
+                    assert got == ("a", "b")[row]
+                else:
+                    assert got is None, (role, row, column)
+    assert model.data(model.index(5, 0), Qt.ItemDataRole.DisplayRole) is None

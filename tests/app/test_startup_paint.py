@@ -1,0 +1,177 @@
+"""The first paint of a start (issue 15: start-up ≤ 2× the floor), guarded by structure, never a time.
+
+A real start (``sheet_app.app.run``, off screen, in a process of its own) paints its window before the
+application-wide event filters are installed (each is a Python call per event, and the first event
+one of them sees for an object of a Qt class PySide does not expose makes PySide load every Qt class
+with its enums); they come in the next pass of the event loop. What must hold all the same: at the
+first paint every label of the window is plain text (what ``plain_text``'s filter does at polish), and
+right after it the three filters are there, and Python's garbage collector (off from the start of
+``run`` to the first paint) is back on. ``guard`` must not read the ``__doc__`` of a Qt method
+(PySide builds it on first read, ~80 ms and ~26 enums at a start).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+DEMO = ROOT / "resources" / "examples" / "douaratil.fiche.json"
+
+# Run as ``python -c``: starts the app on argv[1:], watches the awaited widget (the sheet, or the
+# welcome page without argument) and reports at its first paint, then once the loop has turned.
+START = r"""
+import enum, gc, json, os, sys
+
+enums = []
+_create = enum.EnumType._create_
+
+
+def counted(cls, name, *args, **kwargs):
+    enums.append(name)
+    return _create(cls, name, *args, **kwargs)
+
+
+enum.EnumType._create_ = counted
+import sheet_app.app as entry
+
+opened = entry.start
+report = {}
+
+
+def state(window):
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QLabel
+
+    from ui.common import plain_text, wheel
+
+    labels = window.findChildren(QLabel)
+    return {
+        "filters": [wheel._installed is not None, plain_text._installed is not None, window.shortcuts_win is not None],
+        "labels": len(labels),
+        "rich_labels": [l.text() for l in labels if l.textFormat() != Qt.TextFormat.PlainText],
+        "enums": len(enums),
+        "gc": gc.isenabled(),
+    }
+
+
+def start(window, files):
+    from PySide6.QtCore import QEvent, QObject, QTimer
+
+    opened(window, files)
+    target = next(iter(window.docs)) if window.docs else window.welcome
+
+    def after():
+        report["after"] = state(window)
+        sys.stdout.write(json.dumps(report) + "\n")
+        sys.stdout.flush()
+        os._exit(0)
+
+    class FirstPaint(QObject):
+        def eventFilter(self, watched, event):
+            if event.type() == QEvent.Type.Paint and "paint" not in report:
+                report["paint"] = state(window)
+                QTimer.singleShot(0, after)
+            return False
+
+    start.watch = FirstPaint()
+    target.installEventFilter(start.watch)
+
+
+entry.start = start
+entry.run(sys.argv[1:])
+os._exit(3)
+"""
+
+
+def _start(tmp_path: Path, *args: str) -> dict[str, Any]:
+    env = {
+        **os.environ,
+        "QT_QPA_PLATFORM": "offscreen",
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "XDG_DATA_HOME": str(tmp_path / "data"),
+        "XDG_STATE_HOME": str(tmp_path / "state"),
+        "XDG_CACHE_HOME": str(tmp_path / "cache"),
+    }
+    proc = subprocess.run(
+        [sys.executable, "-c", START, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=180
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    report: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
+    return report
+
+
+def test_a_sheet_is_painted_before_the_application_filters_and_in_plain_text(tmp_path: Path) -> None:
+    report = _start(tmp_path, str(DEMO))
+    paint, after = report["paint"], report["after"]
+    assert paint["filters"] == [False, False, False]  # none of the three sees the building and first paint
+    assert paint["labels"] > 20
+    assert paint["rich_labels"] == []  # every label plain text at the first paint, as the filter makes them
+    assert after["filters"] == [True, True, True]  # installed in the loop's next pass
+    assert after["rich_labels"] == []
+    # Python's garbage collector is off while the start builds and paints, back on right after.
+    assert paint["gc"] is False and after["gc"] is True
+
+
+def test_the_welcome_page_is_painted_in_plain_text_then_the_filters_come(tmp_path: Path) -> None:
+    report = _start(tmp_path)
+    paint, after = report["paint"], report["after"]
+    assert paint["filters"] == [False, False, False]
+    assert paint["labels"] > 5 and paint["rich_labels"] == []
+    assert after["filters"] == [True, True, True]
+
+
+def test_the_qt_enums_made_before_the_first_paint_stay_few(tmp_path: Path) -> None:
+    """PySide makes a Python ``enum`` class for each Qt enum type the first time its class is used; a
+    Python filter on the application (or reading a Qt method's ``__doc__``) before the first paint made
+    ~60–90 more of them, loading every Qt class (389 at a start in session 3; ~300 since)."""
+    report = _start(tmp_path, str(DEMO))
+    assert report["paint"]["enums"] <= 330, report["paint"]["enums"]
+
+
+def test_guard_reads_no_doc_of_a_builtin_slot() -> None:
+    from ui.common import guard
+
+    class QtLikeMethod:
+        """A builtin-like callable whose ``__doc__`` is costly to build (as PySide's methods)."""
+
+        def __init__(self) -> None:
+            self.__name__ = "close"
+            self.__qualname__ = "QWidget.close"
+
+        def __call__(self) -> bool:
+            return True
+
+        def __getattribute__(self, name: str) -> Any:
+            if name == "__doc__":
+                raise AssertionError("the guard read __doc__")
+            return object.__getattribute__(self, name)
+
+    slot = guard.guarded(QtLikeMethod())
+    assert slot.__name__ == "close" and slot.__qualname__ == "QWidget.close"
+    assert slot() is True
+
+    def documented() -> int:
+        """Kept."""
+        return 1
+
+    assert guard.guarded(documented).__doc__ == "Kept."
+
+
+@pytest.mark.parametrize("after_paint", [False, True])
+def test_a_window_made_for_tests_or_by_the_app_ends_with_the_filters(qtbot: Any, after_paint: bool) -> None:
+    from sheet_app.main_window import MainWindow
+
+    window = MainWindow(filters_after_paint=after_paint)
+    qtbot.addWidget(window)
+    assert (window.shortcuts_win is None) is after_paint
+    window.resize(1280, 800)
+    window.show()
+    qtbot.waitUntil(lambda: window.shortcuts_win is not None)
+    window.close()
