@@ -66,7 +66,7 @@ from rules.odds import Chance, Odds, fmt_percent
 from rules.ruleset import load_ruleset
 from rules.strict import twin_adapter
 from rules.strict import type_twin as strict_types
-from rules.systems import KNOWN, REGISTRY, System
+from rules.systems import _TABLES, KNOWN, REGISTRY, System
 
 # Each system's own names (its sheet, rule table and actions) are imported on first use: a system's
 # package loads when one of its names is asked for (``__getattr__`` below) or a sheet of it is met.
@@ -463,30 +463,56 @@ def _show(value: Any) -> str:
 # per action instead of ``Registry.get``); ``system()`` imports one on first use.
 _LOADED: dict[str, System] = REGISTRY._loaded
 
+# How ``_apply`` runs each action type, worked out once per type (issue 15: ``isinstance`` against a pydantic
+# model class walks its metaclass; two of them per action cost more than reading them here): ``_PLAIN`` the
+# system's handler alone, ``_TIMED`` a ``SetCondition`` (its duration checked, its timer noted), ``_TIME`` an
+# ``AdvanceTime`` (cut at each timer's end when the sheet has timers).
+_PLAIN, _TIMED, _TIME = 0, 1, 2
+_ROUTES: dict[type, int] = {}
 
-def _apply(sheet: Sheet, action: Action, rng: random.Random | None, table: Any) -> Outcome:
-    sys_ = _LOADED.get(sheet.system) or system(sheet.system)
+
+def _route(action_type: type) -> int:
+    route = _PLAIN
+    if issubclass(action_type, SetCondition):
+        route = _TIMED
+    elif issubclass(action_type, AdvanceTime):
+        route = _TIME
+    _ROUTES[action_type] = route
+    return route
+
+
+def _apply(sheet: Sheet, action: Action, rng: random.Random | None, table: Any, sys_: System | None = None) -> Outcome:
+    if sys_ is None:
+        sys_ = _LOADED.get(sheet.system) or system(sheet.system)
+    action_type = type(action)
     ctx = Context(rng, table, action.rolls)
-    handler = sys_.handlers.get(type(action))
+    handler = sys_.handlers.get(action_type)
     if handler is None:
         if action.kind != "edit":
             raise Refused(f"« {action.title()} » n'existe pas dans les règles {sys_.label}.")
         assert isinstance(action, Edit)
         new = _edit(sheet, action, ctx, sys_)
-    # States put for a while (rules/timers.py): one mechanism around every system's handlers.
-    elif isinstance(action, SetCondition):
-        timers.check(action, table, sys_.handlers)
-        new = timers.after_set_condition(handler(sheet, action, ctx), action, ctx)
-    elif isinstance(action, AdvanceTime) and new_timers(sheet):
-        new = timers.advance(sheet, action, ctx, handler, sys_.handlers, table)
     else:
-        new = handler(sheet, action, ctx)
-    if new_timers(new):
+        route = _ROUTES.get(action_type)
+        if route is None:
+            route = _route(action_type)
+        if route == _PLAIN:
+            new = handler(sheet, action, ctx)
+        # States put for a while (rules/timers.py): one mechanism around every system's handlers.
+        elif route == _TIMED:
+            timers.check(action, table, sys_.handlers)  # type: ignore[arg-type]
+            new = timers.after_set_condition(handler(sheet, action, ctx), action, ctx)  # type: ignore[arg-type]
+        elif getattr(sheet, "condition_timers", ()):
+            new = timers.advance(sheet, action, ctx, handler, sys_.handlers, table)  # type: ignore[arg-type]
+        else:
+            new = handler(sheet, action, ctx)
+    if getattr(new, "condition_timers", ()):  # ``new_timers(new)``
         conflict_over = action.kind == "end_conflict"
         if new.clock != sheet.clock or conflict_over or new is not sheet:
             new = timers.expire(new, ctx, sys_.handlers, conflict_over=conflict_over)
-    if sys_.after_action is not None:
-        new = sys_.after_action(new, action)
+    after = sys_.after_action
+    if after is not None:
+        new = after(new, action)
     return ctx.finish(new)
 
 
@@ -514,8 +540,10 @@ def apply(sheet: Sheet, action: Action, rng: random.Random | None = None, rules_
         source = house.attribution_of(sheet.system, rules_table)
         if source is not None:
             return house.explain.noted_outcome(_apply, sheet, action, rng, rules_table, source)
-    sys_ = _LOADED.get(sheet.system) or system(sheet.system)
-    return _apply(sheet, action, rng, sys_.ruleset())
+    system_id = sheet.system
+    sys_ = _LOADED.get(system_id) or system(system_id)
+    table = _TABLES.get(system_id)  # ``sys_.ruleset()`` without the call, once the table is loaded
+    return _apply(sheet, action, rng, sys_.ruleset() if table is None else table, sys_)
 
 
 def derive(sheet: Sheet, rules_table: Any = None) -> Derived:

@@ -144,6 +144,12 @@ def with_values(model: S, values: dict[str, Any]) -> S:
 
 
 _tuple_new = tuple.__new__
+_Random = random.Random
+# « 1d6 », « 1d20 », « 1d100 »: the expression of one die, by its sides (``Context.dice``).
+_ONE_DIE: dict[int, str] = {sides: f"1d{sides}" for sides in range(1, 101)}
+# The roll of a whole number given as such (« 7 » typed, or a rule's number), by value: the same immutable
+# ``Roll`` each time (issue 15: ``Context.amount`` runs for every damage and heal).
+_NUMBERS: dict[int, Roll] = {}
 
 
 class Outcome(NamedTuple):
@@ -186,8 +192,17 @@ class Context:
 
     def dice(self, count: int, sides: int, what: str) -> Roll:
         """A rule roll: the next explicit value of the action if any, else the generator."""
-        given = self.given.pop(0) if self.given else None
-        result = roll_dice(count, sides, self.rng, given, what)
+        rng = self.rng
+        if self.given:
+            result = roll_dice(count, sides, rng, self.given.pop(0), what)
+        elif count == 1 and rng is not None and sides.__class__ is int and sides > 0:
+            # One die (the rules' tests, a d100, a Ténacité die): ``roll_dice`` without its list and joins
+            # (issue 15); the same draw (``dice.draw``) and the same journal text.
+            face = (rng._randbelow(sides) if rng.__class__ is _Random else rng.randrange(sides)) + 1  # type: ignore[attr-defined]
+            expression = _ONE_DIE.get(sides) or f"1d{sides}"
+            result = _tuple_new(Roll, (expression, face, f"{expression} = {face}", False))
+        else:
+            result = roll_dice(count, sides, rng, None, what)
         self.rolls.append(result)
         return result
 
@@ -200,12 +215,22 @@ class Context:
         (the rule refuses a negative one in French). ``minimum=None`` keeps a negative total (a
         Sévérité below 0 means « no wound »).
         """
+        if amount.__class__ is int:
+            found = _NUMBERS.get(amount)
+            if found is None:
+                text = str(amount)
+                found = _tuple_new(Roll, (text, amount, text, True))
+                if len(_NUMBERS) < 4096:
+                    _NUMBERS[amount] = found
+            return found
         if isinstance(amount, int):
             text = str(amount)
             return Roll(text, amount, text, True)
         result = parse_amount(amount, self.rng, what)
         if not result.given:
-            result = _bounded(result, minimum)
+            total = result.total
+            if total > MAX_POINTS or minimum is None or total < minimum or total < -MAX_POINTS:
+                result = _bounded(result, minimum)
             self.rolls.append(result)
         return result
 

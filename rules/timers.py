@@ -90,6 +90,9 @@ def has_conflict(handlers: Mapping[type[Action], Handler]) -> bool:
 
 def check(action: SetCondition, table: Any, handlers: Mapping[type[Action], Handler]) -> None:
     """Refuse, in French, a duration the system cannot count (before anything is applied)."""
+    a = action.__dict__  # read once (issue 15: every state put or taken off comes here)
+    if a["duration"] is None and a["unit"] is None and not a["until_conflict_end"]:
+        return  # no duration asked: nothing to check (what the branches below conclude)
     if not action.active:
         if action.duration is not None or action.until_conflict_end:
             raise Refused("Une durée ne se donne qu'en posant un état, pas en le retirant.")
@@ -113,6 +116,10 @@ def check(action: SetCondition, table: Any, handlers: Mapping[type[Action], Hand
 
 def after_set_condition(sheet: Any, action: SetCondition, ctx: Context) -> Any:
     """Note the timer of a state just put for a while (or drop the one of a state taken off)."""
+    a = action.__dict__
+    if a["duration"] is None and not a["until_conflict_end"]:
+        if a["active"] or not getattr(sheet, "condition_timers", ()):
+            return sheet  # no duration, no timer to drop (issue 15: the common case, without the rest)
     timers = tuple(getattr(sheet, "condition_timers", ()) or ())
     cid = action.condition
     if not action.active:

@@ -1,0 +1,59 @@
+"""The shared apply path's shortcuts (issue 15) give exactly what the long path gives: same draws from the
+generator, same journal text, same rolls; generators that script their draws are still asked through
+``randrange``."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rules import dice
+from rules.model import Context
+
+
+@pytest.mark.parametrize("sides", [1, 2, 6, 20, 100, 1000])
+def test_one_die_is_rolled_as_roll_dice_rolls_it(sides: int) -> None:
+    fast, slow = Context(random.Random(sides), None), random.Random(sides)
+    for _ in range(50):
+        assert fast.dice(1, sides, "Test") == dice.roll_dice(1, sides, slow, None, "Test")
+    assert fast.rng.getstate() == slow.getstate()  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("text", ["7", " 12 ", "-3", "+2", "2d6+3", "1d8-1", "d4", "3d6", "1d6 + 2", "2D6", "4d6kh3"])
+def test_typed_amounts_read_as_parse_amount_read_them_before(text: str) -> None:
+    fast, slow = random.Random(5), random.Random(5)
+    for _ in range(20):
+        got = dice.parse_amount(text, fast, "Dégâts")
+        stripped = text.strip()
+        if dice.INTEGER.fullmatch(stripped):
+            assert got == dice.Roll(stripped, int(stripped), stripped, given=True)
+        else:
+            assert got == dice.roll_expression(text, slow)
+    assert fast.getstate() == slow.getstate()
+
+
+def test_a_generator_that_scripts_its_draws_is_asked_through_randrange() -> None:
+    class Scripted(random.Random):
+        def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:  # type: ignore[override]
+            return 2
+
+    ctx = Context(Scripted(0), None)
+    assert ctx.dice(1, 6, "Test").total == 3
+    assert ctx.amount("1d6+1", "Dégâts").total == 4
+    assert dice.roll_dice(2, 6, Scripted(0), None, "Test").total == 6
+
+
+def test_a_number_given_as_such_is_its_own_roll_and_never_bounded() -> None:
+    ctx = Context(random.Random(0), None)
+    assert ctx.amount(7, "Dégâts") == dice.Roll("7", 7, "7", True)
+    assert ctx.amount(-4, "Dégâts") == dice.Roll("-4", -4, "-4", True)
+    assert ctx.amount(True, "Dégâts") == dice.Roll("True", True, "True", True)
+    assert ctx.rolls == []
+
+
+def test_a_rolled_total_below_the_minimum_is_still_held() -> None:
+    ctx = Context(random.Random(0), None)
+    assert ctx.amount("1d4-10", "Dégâts").total == 0
+    assert ctx.amount("1d4-10", "Sévérité", minimum=None).total < 0
+    assert ctx.amount("1d4+5", "Dégâts", minimum=7).total >= 7
