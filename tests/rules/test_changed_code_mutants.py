@@ -24,9 +24,9 @@ def test_an_amount_read_without_a_generator_is_read_as_with_one() -> None:
 @pytest.mark.parametrize("data", [{}, {"name": "Ysolde"}, []])
 def test_data_naming_no_system_is_refused_in_french(data: object) -> None:
     """Data that names no system is a ``SheetError`` in French, not a crash (``x_sheet_from_data__mutmut_2``)."""
-    with pytest.raises(rules.SheetError, match="^Fiche invalide : "):
+    with pytest.raises(rules.SheetError, match=r"^Fiche invalide : "):
         rules.sheet_from_data(data)
-    with pytest.raises(rules.SheetError, match="^Fiche invalide : "):
+    with pytest.raises(rules.SheetError, match=r"^Fiche invalide : "):
         rules.sheet_from_data(data, strict=True)
 
 
