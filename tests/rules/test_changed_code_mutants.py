@@ -86,3 +86,16 @@ def test_supernatural_care_of_a_wound_at_no_notch_heals_it() -> None:
     out = rules.apply(sheet, rules.SupernaturalHealing(success_level="correcte", wound_id=1))
     assert out.sheet.wounds == ()  # type: ignore[union-attr]
     assert "Blessure n° 1 Critique guérie." in out.log
+
+
+def test_the_adrenaline_of_a_new_wound_lowers_that_wound_first() -> None:
+    """Sévérité: « l’adrénaline engendrée vous fera baisser votre jauge de Trauma d’un cran »: the notch
+    comes off the wound just taken (n° 2, Grave), not the heavier one already there (n° 1, Critique)
+    (``severite.gauge.x__lower_gauge__mutmut_26``)."""
+    sheet = rules.new_sheet(
+        "severite", name="Ysolde", physique=8, wounds=[{"id": 1, "grade": "critique", "notches": 5}]
+    )
+    out = rules.apply(sheet, rules.InflictWound(grade="grave", rolls=(10,)))  # 18 vs Difficile (12): margin 6
+    assert "Ténacité Frénétique" in out.log[-2]
+    assert [(w.id, w.notches) for w in out.sheet.wounds] == [(1, 5), (2, 2)]  # type: ignore[union-attr]
+    assert out.log[-1] == "Jauge de Trauma : 8 → 7 (1 cran en moins)."
