@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QSize
 from PySide6.QtGui import QImage
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from ui.common import messages
 from ui.common.messages import MessageBar
@@ -27,22 +27,30 @@ TEXTS = [
 
 
 def _reference(parent: QWidget) -> MessageBar:
-    """The bar as it was built before: a plain word-wrapped label in a resizable scroll area."""
+    """The bar as it was built before: a plain word-wrapped label in a plain resizable scroll area."""
     bar = MessageBar(parent)
+    bar._place = lambda: None  # type: ignore[method-assign]
+    ours: Any = bar._scroll
+    label: Any = bar._label
     plain = QLabel()
-    old: Any = bar._label
-    plain.setObjectName(old.objectName())
+    plain.setObjectName(label.objectName())
     plain.setWordWrap(True)
-    plain.setTextInteractionFlags(old.textInteractionFlags())
-    plain.setTextFormat(old.textFormat())
-    plain.setAlignment(old.alignment())
-    plain.setSizePolicy(old.sizePolicy())
-    scroll: Any = bar._scroll
-    scroll._relayout = lambda: None
+    plain.setTextInteractionFlags(label.textInteractionFlags())
+    plain.setTextFormat(label.textFormat())
+    plain.setAlignment(label.alignment())
+    plain.setSizePolicy(label.sizePolicy())
+    scroll = QScrollArea()
+    scroll.setObjectName(ours.objectName())
     scroll.setWidget(plain)
     scroll.setWidgetResizable(True)
+    scroll.setFrameShape(ours.frameShape())
+    scroll.setHorizontalScrollBarPolicy(ours.horizontalScrollBarPolicy())
+    scroll.setStyleSheet(ours.styleSheet())
+    bar.layout().replaceWidget(ours, scroll)
+    ours.setParent(None)
+    ours.deleteLater()
+    bar._scroll = scroll
     bar._label = plain
-    bar._place = lambda: None  # type: ignore[method-assign]
     return bar
 
 
@@ -68,6 +76,9 @@ def _pixels(widget: QWidget) -> bytes:
 def test_same_pixels_and_scrolling_as_a_resizable_scroll_area(qtbot: Any, qapp: Any, width: int) -> None:
     ours_window, ours = _window(qtbot, width)
     theirs_window, theirs = _window(qtbot, width, reference=True)
+    hints = [(w.sizeHint(), w.minimumSizeHint()) for w in (ours, ours_window)]
+    # The bar asks its parents for the same room as before (its size hints and theirs).
+    assert hints == [(w.sizeHint(), w.minimumSizeHint()) for w in (theirs, theirs_window)]
     for kind in ("error", "info"):
         for text in TEXTS:
             for bar in (ours, theirs):
@@ -91,6 +102,7 @@ def test_same_pixels_and_scrolling_as_a_resizable_scroll_area(qtbot: Any, qapp: 
         bar.clear()
     qapp.processEvents()
     assert _pixels(ours_window) == _pixels(theirs_window)
+    assert [(w.sizeHint(), w.minimumSizeHint()) for w in (ours, ours_window)] == hints
 
 
 def test_a_message_is_measured_once_or_twice_never_in_a_loop(

@@ -69,6 +69,18 @@ class _Scroll(QScrollArea):
     def __init__(self, relayout: Callable[[], None]) -> None:
         super().__init__()
         self._relayout = relayout
+        self._hint: QSize | None = None
+
+    def sizeHint(self) -> QSize:
+        """What the resizable area answered (the bar's and its parents' size hints stay the same): its
+        text's own size hint at the first call (empty: the bar is built empty), kept as Qt keeps it."""
+        if self._hint is None:
+            label = self.widget()
+            line = self.fontMetrics().height()
+            hint = QLabel.sizeHint(label) if isinstance(label, QLabel) else QSize(12 * line, 8 * line)
+            frame = 2 * self.frameWidth()
+            self._hint = (hint + QSize(frame, frame)).boundedTo(QSize(36 * line, 24 * line))
+        return self._hint
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
