@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QItemSelectionModel, Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, QItemSelectionModel, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QGroupBox,
@@ -180,6 +180,38 @@ class WoundRows:
         return [self.scar(i, s) for i, s in enumerate(scars)]
 
 
+class MeasuredLabel(QLabel):
+    """A word-wrapped, selectable label that measures each text once per width (issue 15).
+
+    A selectable label lays its text out again whenever it is asked its height for a width, and asks
+    for a paint each time: the column fitting its panels after any edit had the wound's details painted
+    in a second pass, the text unchanged. The height is kept per (text, width) until the text, the font
+    or the style changes, and measured when the text is set (painted with it, in the same pass).
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._heights: dict[int, int] = {}
+
+    def setText(self, text: str) -> None:
+        if text == self.text():
+            return
+        self._heights.clear()
+        super().setText(text)
+        if self.isVisible() and self.width() > 0:
+            self.heightForWidth(self.width())
+
+    def heightForWidth(self, width: int) -> int:
+        height = self._heights.get(width)
+        if height is None:
+            height = self._heights[width] = super().heightForWidth(width)
+        return height
+
+    def changeEvent(self, event: QEvent) -> None:
+        self._heights.clear()
+        super().changeEvent(event)
+
+
 class WoundsPanel(QGroupBox):
     """The wound table, its buttons, and the scars."""
 
@@ -217,7 +249,7 @@ class WoundsPanel(QGroupBox):
         for column in LONG_COLUMNS:
             self.view.setColumnHidden(column, True)
         layout.addWidget(self.view, 1)
-        self.details = QLabel()
+        self.details = MeasuredLabel()
         self.details.setObjectName("woundDetails")
         self.details.setWordWrap(True)
         self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
