@@ -383,3 +383,67 @@ def test_the_wound_details_measure_as_a_label_and_once_per_text_and_width(
     for _ in range(3):
         ours.heightForWidth(90)
     assert measured == [90]
+
+
+# --- status texts that keep their size ------------------------------------------------------------------
+
+
+def test_a_d20_damage_lays_out_nothing_in_the_middle_column(window: MainWindow, tmp_path: Path) -> None:
+    """The dying status and the derived values change their words on every hit, seldom their lines: a new
+    text of the same size no longer asks the dying panel, the derived values' panel, the column and its
+    viewport to lay out again (three passes of layouts after each edit)."""
+    from tests.app.test_edit_layout import watching
+
+    view = open_sheet(window, tmp_path, "d20")
+    index = a_condition(view)
+    for _ in range(2):  # the bench's cycle
+        typed(view, "damage", "1d4")
+        typed(view, "heal", "4")
+        tick(view, index)
+        tick(view, index)
+        settle()
+    assert view.dying is not None
+    status = view.dying.status.text()
+    values = {name: value.text() for name, (_label, value) in view.derived.rows.items()}
+    with watching() as watch:
+        typed(view, "damage", "1d4")
+        settle()
+    assert view.dying.status.text() != status  # the words changed…
+    assert {name: value.text() for name, (_label, value) in view.derived.rows.items()} != values
+    middle = view.health.parentWidget()
+    asked = [w for w in watch.layouts if w in (view.dying, view.derived, middle, middle.parentWidget())]
+    assert not asked, [type(w).__name__ for w in asked]  # …and nothing was laid out again
+
+
+def test_a_quiet_text_asks_for_a_layout_only_for_another_size(qtbot: Any) -> None:
+    from PySide6.QtWidgets import QLabel, QVBoxLayout
+
+    from tests.app.test_edit_layout import watching
+    from ui.sheet.quiet import QuietText
+
+    panel = QWidget()
+    qtbot.addWidget(panel)
+    layout = QVBoxLayout(panel)
+    label = QLabel("Stable : 12 PV.")
+    label.setWordWrap(True)
+    box = QuietText(label)
+    plain = QLabel("Stable : 12 PV.")
+    plain.setWordWrap(True)
+    layout.addWidget(box)
+    layout.addWidget(plain)
+    panel.resize(220, 200)
+    panel.show()
+    settle()
+    assert box.geometry().height() == plain.geometry().height() and label.geometry() == box.rect()
+    with watching() as watch:
+        box.setText("Stable : 13 PV.")  # same size (digits are as wide as each other)
+        settle()
+    assert panel not in watch.layouts and label.text() == "Stable : 13 PV."
+    longer = "Mourant : perd 1 PV par round jusqu'à être stabilisé ou mort (à −10 PV)."
+    with watching() as watch:
+        box.setText(longer)
+        plain.setText(longer)
+        settle()
+    assert panel in watch.layouts  # more lines: the panel makes room, as for a plain label
+    assert box.geometry() == plain.geometry().translated(0, box.y() - plain.y())
+    assert label.geometry() == box.rect()
