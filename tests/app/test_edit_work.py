@@ -447,3 +447,15 @@ def test_a_quiet_text_asks_for_a_layout_only_for_another_size(qtbot: Any) -> Non
     assert panel in watch.layouts  # more lines: the panel makes room, as for a plain label
     assert box.geometry() == plain.geometry().translated(0, box.y() - plain.y())
     assert label.geometry() == box.rect()
+
+
+def test_chance_labels_are_coloured_without_a_style_sheet(qtbot: Any) -> None:
+    """Each Sévérité wound adds an odds row: a style sheet per ``ChanceLabel`` had each new one build and
+    polish a style of its own. The same colour comes from the palette."""
+    from PySide6.QtGui import QColor, QPalette
+
+    label = sheet_odds.ChanceLabel("odds_test")
+    qtbot.addWidget(label)
+    assert label.styleSheet() == ""
+    for group in (QPalette.ColorGroup.Active, QPalette.ColorGroup.Inactive, QPalette.ColorGroup.Disabled):
+        assert label.palette().color(group, QPalette.ColorRole.WindowText) == QColor("#37474f")
