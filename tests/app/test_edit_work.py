@@ -459,3 +459,35 @@ def test_chance_labels_are_coloured_without_a_style_sheet(qtbot: Any) -> None:
     assert label.styleSheet() == ""
     for group in (QPalette.ColorGroup.Active, QPalette.ColorGroup.Inactive, QPalette.ColorGroup.Disabled):
         assert label.palette().color(group, QPalette.ColorRole.WindowText) == QColor("#37474f")
+
+
+def test_a_wound_row_is_built_once_per_wound(
+    window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Sévérité's wound table after a hit: the new wound's row is built, the others are kept (a fight's
+    sheet holds dozens of wounds); the rows are the ones built anew."""
+    from ui.sheet.wounds import WoundRows
+
+    view = open_sheet(window, tmp_path, "severite")
+    assert view.wounds is not None
+    built: list[int] = []
+    original = WoundRows.wound
+
+    def counting(self: WoundRows, index: int, wound: Any) -> Any:
+        built.append(index)
+        return original(self, index, wound)
+
+    monkeypatch.setattr(WoundRows, "wound", counting)
+    added = 0
+    for _ in range(4):
+        old = view.vm.sheet.wounds
+        built.clear()
+        typed(view, "damage", "3")
+        settle()
+        new = view.vm.sheet.wounds
+        added += len(new) > len(old)
+        # Only the rows of the wounds this hit added or changed were built.
+        assert built == [i for i, w in enumerate(new) if i >= len(old) or old[i] != w]
+        fresh = WoundRows(view.vm)
+        assert view.wounds.model.rows() == [original(fresh, i, w) for i, w in enumerate(fresh.stored())]
+    assert added  # hits did add wounds

@@ -55,6 +55,9 @@ class WoundRows:
         self.parts = _labels(extra.get("body_part_choices"))
         self.treatments = _labels(extra.get("treatment_choices"))
         self.damage_types = {c.id: c.label for c in vm.info.damage_types}
+        # A row is a function of its place and its wound (frozen records): kept, so that an edit builds the
+        # rows of the wounds it changed, not of every wound (a fight's sheet holds dozens; issue 15).
+        self._rows: dict[tuple[int, Any], Row] = {}
 
     def _get(self, wound: Any, name: str, default: Any = None) -> Any:
         if isinstance(wound, dict):
@@ -172,7 +175,20 @@ class WoundRows:
         return tuple(getattr(self.vm.sheet, "wounds", ()) or ())
 
     def rows(self) -> list[Row]:
-        return [self.wound(i, w) for i, w in enumerate(self.stored())]
+        rows = []
+        kept = self._rows
+        if len(kept) > 1024:
+            kept.clear()
+        for i, w in enumerate(self.stored()):
+            try:
+                row = kept.get((i, w))
+            except TypeError:  # a wound that cannot be a key (a dict): built each time
+                rows.append(self.wound(i, w))
+                continue
+            if row is None:
+                row = kept[(i, w)] = self.wound(i, w)
+            rows.append(row)
+        return rows
 
     def scar_rows(self) -> list[Row]:
         rows = self.vm.value("scar_rows")
