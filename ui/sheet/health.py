@@ -33,7 +33,6 @@ from ui.common.health_bar import BarState, HealthBar, Tier
 from ui.common.steady import SteadyText, set_description, set_name, set_tip, steady_width
 from ui.common.texts import DERIVED_LABELS, DERIVED_SHOWN_ELSEWHERE, fmt_number, fmt_value, tr_const
 from ui.common.undo_keys import pass_undo_when_unmodified
-from ui.sheet.quiet import QuietText
 from ui.sheet.viewmodel import Changes, SheetViewModel
 
 # The colour of each mode of the quick entry (its tag in the field and its frame).
@@ -484,8 +483,6 @@ class DerivedPanel(QGroupBox):
         self.grid.setVerticalSpacing(2)
         self.grid.setColumnStretch(1, 1)
         self.rows: dict[str, tuple[QLabel, QLabel]] = {}
-        # Each value's box (``QuietText``): a new value of the same size lays nothing out again.
-        self.boxes: dict[str, QuietText] = {}
         self.refresh()
         vm.changed.connect(self._on_changed)
 
@@ -517,11 +514,10 @@ class DerivedPanel(QGroupBox):
             # The rows change (a value appears, another goes): the widgets of the values still shown are
             # laid out again, not made anew, and shown at once; a new widget left to the layout would be
             # shown by a queued call, one row per event pass, each a layout of the whole column.
-            for name, (label, _value) in self.rows.items():
+            for label, value in self.rows.values():
                 self.grid.removeWidget(label)
-                self.grid.removeWidget(self.boxes[name])
+                self.grid.removeWidget(value)
             kept, self.rows = self.rows, {}
-            kept_boxes, self.boxes = self.boxes, {}
             for i, (name, labelled) in enumerate(layout_key):
                 pair = kept.pop(name, None)
                 if pair is None:
@@ -530,35 +526,31 @@ class DerivedPanel(QGroupBox):
                     value.setObjectName(f"derived_{name}")
                     value.setWordWrap(True)
                     value.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
-                    box = QuietText(value)
                 else:
                     label, value = pair
-                    box = kept_boxes.pop(name)
                 if labelled:
                     label.setText(tr_const(DERIVED_LABELS[name]) + " :")
                     self.grid.addWidget(label, i, 0, Qt.AlignmentFlag.AlignTop)
-                    self.grid.addWidget(box, i, 1)
+                    self.grid.addWidget(value, i, 1)
                     label.setVisible(True)
                 else:
                     # A system's own value: its explanation already says what it is, in French.
                     label.setText("")
                     label.hide()
-                    self.grid.addWidget(box, i, 0, 1, 2)
-                box.setVisible(True)
+                    self.grid.addWidget(value, i, 0, 1, 2)
+                value.setVisible(True)
                 self.rows[name] = (label, value)
-                self.boxes[name] = box
-            for name, (label, _value) in kept.items():
-                for widget in (label, kept_boxes[name]):
+            for label, value in kept.values():
+                for widget in (label, value):
                     widget.hide()
                     widget.deleteLater()
         for name, (label, value) in self.rows.items():
             tip = self.vm.explain(name)
-            box = self.boxes[name]
             if label.text():
-                box.setText(self.vm.shown(name))
+                value.setText(self.vm.shown(name))
                 set_name(value, label.text().rstrip(" :"))
             else:
-                box.setText(tip if not self.vm.is_hidden(name) else self.vm.shown(name))
+                value.setText(tip if not self.vm.is_hidden(name) else self.vm.shown(name))
                 set_name(value, tip)
             set_tip(label, tip)
             set_tip(value, tip)
