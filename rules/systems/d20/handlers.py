@@ -257,18 +257,45 @@ DEATH: dict[str, Any] = {
 }
 
 
+# The journal line and events of a change of state, by (state before, state after, PV, temporary PV, nonlethal
+# damage, recovery): all they depend on besides the table's figures (``state_words``). A fifth of the actions
+# of a fight change the state, and the same changes come back (issue 15). One table's at a time, bounded.
+StateNews = tuple[str, tuple[str, ...]]
+_STATE_NEWS: list[tuple[Figures | None, dict[tuple[Any, ...], StateNews]]] = [(None, {})]
+
+
 def _tell_state(sheet: D20Sheet, rs: D20Rules, f: Figures, ctx: Context, state0: str, state1: str) -> None:
-    """The journal line and the UI's events of a change of state."""
+    """The journal line and the UI's events of a change of state (``f`` is ``figures(rs)``)."""
+    d = sheet.__dict__
+    key = (state0, state1, d["current"], d["temporary"], d["nonlethal"], d["recovery"])
+    known, news = _STATE_NEWS[0]
+    if known is not f:
+        news = {}
+        _STATE_NEWS[0] = (f, news)
+    found = news.get(key)
+    if found is None:
+        if len(news) >= 4096:
+            news.clear()
+        found = news[key] = _state_news(sheet, rs, f, state0, state1)
+    line, events = found
+    ctx.say(line)
+    for event in events:
+        ctx.event(event)
+
+
+def _state_news(sheet: D20Sheet, rs: D20Rules, f: Figures, state0: str, state1: str) -> StateNews:
     why = state_words(sheet, rs, state1)
     labels = f.state_labels
-    ctx.say(f"État : {labels[state0]} → {labels[state1]} ({why}) — {f.state_effects[state1]}")
+    line = f"État : {labels[state0]} → {labels[state1]} ({why}) — {f.state_effects[state1]}"
+    events: list[str] = []
     news = WORSE_NEWS.get(state1)
     if news and STATE_RANK[state1] > STATE_RANK[state0]:
-        ctx.event(news)
+        events.append(news)
     if state1 == "stabilise":
-        ctx.event("stabilised")
+        events.append("stabilised")
     if state0 in UNCONSCIOUS and state1 not in UNCONSCIOUS:
-        ctx.event("woke")
+        events.append("woke")
+    return line, tuple(events)
 
 
 H = TypeVar("H", bound=Action)
@@ -305,6 +332,10 @@ def _settled_inside(
     return run
 
 
+# ``fmt_int`` of the PV a fight sees, written once: a number's text costs more than a dict lookup (issue 15).
+_PV_TEXT: dict[int, str] = {value: fmt_int(value) for value in range(-1000, 1001)}
+
+
 def _lose(sheet: D20Sheet, amount: int, rs: D20Rules, ctx: Context, what: str) -> tuple[D20Sheet, int]:
     """``amount`` PV lost, temporary PV first; returns the sheet and what the real PV lost."""
     changes, real = _lost(sheet, amount, ctx, what)
@@ -325,7 +356,11 @@ def _lost(sheet: D20Sheet, amount: int, ctx: Context, what: str) -> tuple[Change
     line = f"{what} : {d['name'] or 'Le personnage'} perd {amount} PV"
     if absorbed:
         line += f" ({absorbed} absorbés par les PV temporaires)"
-    line += f" : {fmt_int(current)} → {fmt_int(new_current)} PV."
+    t = _PV_TEXT
+    line += (
+        f" : {t[current] if current in t else fmt_int(current)} → "
+        f"{t[new_current] if new_current in t else fmt_int(new_current)} PV."
+    )
     ctx.say(line)
     return {"temporary": temporary - absorbed, "current": new_current}, real
 
@@ -391,7 +426,11 @@ def _healed(
     if gained < 0:
         gained = 0
     new_current = current + gained
-    line = f"{what} : {fmt_int(current)} → {fmt_int(new_current)} PV"
+    t = _PV_TEXT
+    line = (
+        f"{what} : {t[current] if current in t else fmt_int(current)} → "
+        f"{t[new_current] if new_current in t else fmt_int(new_current)} PV"
+    )
     if amount > gained:
         line += f" (maximum {top} ; jamais plus que les PV perdus : {amount - gained} sans effet)"
     ctx.say(line + ".")
