@@ -167,7 +167,11 @@ def _settle(before: D20Sheet, sheet: D20Sheet, rs: D20Rules, ctx: Context, pendi
     damage, drain = v["constitution_damage"], v["constitution_drain"]
     played = con + bonus - damage - drain
     if bonus or damage or drain:
-        top = maximum_of(v["base_maximum"], v["level"], con, played, f)
+        last = SETTLED[0]
+        if v is not d and last[0] is sheet and last[1] is rs and _TOP_FIELDS.isdisjoint(pending):  # type: ignore[arg-type]
+            top = last[3]  # the last settle gave ``sheet`` this maximum, and the changes leave it as it was
+        else:
+            top = maximum_of(v["base_maximum"], v["level"], con, played, f)
     else:
         top = v["base_maximum"]  # ``maximum`` without a Constitution change, without the call
     if current > top:
@@ -246,6 +250,11 @@ def _made(sheet: D20Sheet, values: dict[str, Any], changes: Changes) -> D20Sheet
         return with_values(sheet, values)
     return evolve(sheet, **changes) if changes else sheet
 
+
+# The fields the maximum reads (``maximum_of``).
+_TOP_FIELDS = frozenset(
+    ("base_maximum", "level", "constitution", "constitution_bonus", "constitution_damage", "constitution_drain")
+)
 
 # What a death stops (``_die``): what only the living have.
 DEATH: dict[str, Any] = {
