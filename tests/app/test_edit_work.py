@@ -129,15 +129,19 @@ def test_an_edit_never_paints_what_lies_under_the_sheets_panels(
         assert not [w for w in painted if isinstance(w, under)], names
 
 
-def test_a_douaratil_edit_is_painted_in_one_pass(window: MainWindow, tmp_path: Path) -> None:
+@pytest.mark.parametrize("system", ["douaratil", "d20"])
+def test_an_edit_is_painted_in_one_pass(window: MainWindow, tmp_path: Path, system: str) -> None:
     """The journal's new rows are laid out with the edit (not on the view's zero timer) and the roll line
-    is measured when set (a selectable label asked for a second paint from inside its first): the
-    window is painted once per edit, not two or three times."""
-    view = open_sheet(window, tmp_path, "douaratil")
+    is measured when set (a selectable label asked for a second paint from inside its first); d20's
+    wound details (a selectable, word-wrapped label) keep their height per text and width (the column
+    fitting its panels after the edit had them painted again in a later pass): the window is painted
+    once per edit, not two or three times."""
+    view = open_sheet(window, tmp_path, system)
     index = a_condition(view)
-    for _ in range(2):
-        typed(view, "damage", "1")
-        typed(view, "heal", "1")
+    for _ in range(2):  # the bench's cycle (python -m bench.edits): the same state before each edit
+        typed(view, "damage", "1d4")
+        typed(view, "heal", "4")
+        tick(view, index)
         tick(view, index)
         settle()
     for name, edit in (
@@ -147,7 +151,10 @@ def test_a_douaratil_edit_is_painted_in_one_pass(window: MainWindow, tmp_path: P
     ):
         with passes() as found:
             edit()
-        assert painting_passes(found) == 1, (name, [[type(w).__name__ for w in p.painted] for p in found])
+        assert painting_passes(found) == 1, (
+            name,
+            str([[f"{type(w).__name__}:{w.objectName()}" for w in p.painted] for p in found]),
+        )
 
 
 def test_the_journal_draws_a_row_once_and_paints_it_again_from_its_picture(window: MainWindow, tmp_path: Path) -> None:
@@ -333,3 +340,151 @@ def test_the_rows_model_answers_every_role_as_before(qtbot: Any) -> None:
                 else:
                     assert got is None, (role, row, column)
     assert model.data(model.index(5, 0), Qt.ItemDataRole.DisplayRole) is None
+
+
+def test_the_wound_details_measure_as_a_label_and_once_per_text_and_width(
+    qtbot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """d20's wound details keep their height per (text, width): the same heights as a plain selectable
+    label, a new text or font measured again."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QLabel
+
+    from ui.sheet.wounds import MeasuredLabel
+
+    def made(kind: type[QLabel]) -> QLabel:
+        label = kind()
+        qtbot.addWidget(label)
+        label.setWordWrap(True)
+        label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        return label
+
+    ours, plain = made(MeasuredLabel), made(QLabel)
+    texts = ["Entaille (bras gauche)", "Plaie profonde au flanc droit, saigne : 1 PV par round\nDéfi : 45 %", ""]
+    for text in texts:
+        ours.setText(text)
+        plain.setText(text)
+        for width in (40, 120, 300, 120):
+            assert ours.heightForWidth(width) == plain.heightForWidth(width), (text, width)
+    font = ours.font()
+    font.setPointSize(font.pointSize() * 2)
+    ours.setFont(font)
+    plain.setFont(font)
+    assert ours.heightForWidth(120) == plain.heightForWidth(120)
+    measured: list[int] = []
+    original = QLabel.heightForWidth
+
+    def counting(self: QLabel, width: int) -> int:
+        measured.append(width)
+        return original(self, width)
+
+    ours.setText("Une autre blessure, assez longue pour tenir sur plusieurs lignes")
+    monkeypatch.setattr(QLabel, "heightForWidth", counting)
+    for _ in range(3):
+        ours.heightForWidth(90)
+    assert measured == [90]
+
+
+# --- status texts that keep their size ------------------------------------------------------------------
+
+
+def test_a_d20_damage_does_not_lay_out_the_dying_panel(window: MainWindow, tmp_path: Path) -> None:
+    """The dying status changes its words on every hit, seldom its lines: a new text of the same size no
+    longer asks the dying panel to lay out again (and the column and its viewport after it). (The derived
+    values still do: boxing each of them made the segments' condition toggles, which add and remove rows,
+    lay out slower than the layouts it saved.)"""
+    from tests.app.test_edit_layout import watching
+
+    view = open_sheet(window, tmp_path, "d20")
+    index = a_condition(view)
+    for _ in range(2):  # the bench's cycle
+        typed(view, "damage", "1d4")
+        typed(view, "heal", "4")
+        tick(view, index)
+        tick(view, index)
+        settle()
+    assert view.dying is not None
+    status = view.dying.status.text()
+    with watching() as watch:
+        typed(view, "damage", "1d4")
+        settle()
+    assert view.dying.status.text() != status  # the words changed…
+    assert view.dying not in watch.layouts  # …and the panel was not laid out again
+
+
+def test_a_quiet_text_asks_for_a_layout_only_for_another_size(qtbot: Any) -> None:
+    from PySide6.QtWidgets import QLabel, QVBoxLayout
+
+    from tests.app.test_edit_layout import watching
+    from ui.sheet.quiet import QuietText
+
+    panel = QWidget()
+    qtbot.addWidget(panel)
+    layout = QVBoxLayout(panel)
+    label = QLabel("Stable : 12 PV.")
+    label.setWordWrap(True)
+    box = QuietText(label)
+    plain = QLabel("Stable : 12 PV.")
+    plain.setWordWrap(True)
+    layout.addWidget(box)
+    layout.addWidget(plain)
+    panel.resize(220, 200)
+    panel.show()
+    settle()
+    assert box.geometry().height() == plain.geometry().height() and label.geometry() == box.rect()
+    with watching() as watch:
+        box.setText("Stable : 13 PV.")  # same size (digits are as wide as each other)
+        settle()
+    assert panel not in watch.layouts and label.text() == "Stable : 13 PV."
+    longer = "Mourant : perd 1 PV par round jusqu'à être stabilisé ou mort (à −10 PV)."
+    with watching() as watch:
+        box.setText(longer)
+        plain.setText(longer)
+        settle()
+    assert panel in watch.layouts  # more lines: the panel makes room, as for a plain label
+    assert box.geometry() == plain.geometry().translated(0, box.y() - plain.y())
+    assert label.geometry() == box.rect()
+
+
+def test_chance_labels_are_coloured_without_a_style_sheet(qtbot: Any) -> None:
+    """Each Sévérité wound adds an odds row: a style sheet per ``ChanceLabel`` had each new one build and
+    polish a style of its own. The same colour comes from the palette."""
+    from PySide6.QtGui import QColor, QPalette
+
+    label = sheet_odds.ChanceLabel("odds_test")
+    qtbot.addWidget(label)
+    assert label.styleSheet() == ""
+    for group in (QPalette.ColorGroup.Active, QPalette.ColorGroup.Inactive, QPalette.ColorGroup.Disabled):
+        assert label.palette().color(group, QPalette.ColorRole.WindowText) == QColor("#37474f")
+
+
+def test_a_wound_row_is_built_once_per_wound(
+    window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Sévérité's wound table after a hit: the new wound's row is built, the others are kept (a fight's
+    sheet holds dozens of wounds); the rows are the ones built anew."""
+    from ui.sheet.wounds import WoundRows
+
+    view = open_sheet(window, tmp_path, "severite")
+    assert view.wounds is not None
+    built: list[int] = []
+    original = WoundRows.wound
+
+    def counting(self: WoundRows, index: int, wound: Any) -> Any:
+        built.append(index)
+        return original(self, index, wound)
+
+    monkeypatch.setattr(WoundRows, "wound", counting)
+    added = 0
+    for _ in range(4):
+        old = view.vm.sheet.wounds
+        built.clear()
+        typed(view, "damage", "3")
+        settle()
+        new = view.vm.sheet.wounds
+        added += len(new) > len(old)
+        # Only the rows of the wounds this hit added or changed were built.
+        assert built == [i for i, w in enumerate(new) if i >= len(old) or old[i] != w]
+        fresh = WoundRows(view.vm)
+        assert view.wounds.model.rows() == [original(fresh, i, w) for i, w in enumerate(fresh.stored())]
+    assert added  # hits did add wounds

@@ -11,12 +11,22 @@ Nothing in the bar changes its size or its style sheet when a message comes or g
 frame is painted from its kind and the close button keeps its place (disabled and blank when empty).
 A style sheet or a child shown or hidden would make the layout climb to the main window and repaint
 the whole sheet on every edit (each edit clears the previous message).
+
+The text is laid out once per message (issue 11: a bulk action's report on the GM table). A word-wrapped
+label in a resizable scroll area is measured again at every step of the area's resize loop (its size
+hints, then its height at each width the scroll bar comes and goes with): 8 to 10 layouts of the whole
+text per message, 40 ms for a report of 2,000 characters. Here the bar places the text itself
+(``_place``), where the resizable area would have settled: the viewport's width (less the scroll bar's
+when the text is taller than the viewport) and its height for that width; the label's own size hints
+are not asked for.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPalette
+from collections.abc import Callable
+
+from PySide6.QtCore import QEvent, QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPalette, QResizeEvent
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QScrollArea, QSizePolicy, QToolButton, QWidget
 
 from ui.common import guard
@@ -29,6 +39,54 @@ STYLES = {
 LINES_SHOWN = 2
 
 
+class _Text(QLabel):
+    """The message's text. Its place and size are set by the bar (``MessageBar._place``), so its size
+    hints are never the text's measure: asking a word-wrapped label for them lays the text out anew."""
+
+    def __init__(self, relayout: Callable[[], None]) -> None:
+        super().__init__()
+        self._relayout = relayout
+        # The room and text it was placed for: the viewport's own resizes (the scroll bar coming and
+        # going) leave the room as it was and need no measure.
+        self.placed: tuple[QSize, str] | None = None
+
+    def sizeHint(self) -> QSize:
+        return self.size()
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(0, 0)
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            self.placed = None  # the same text takes another height
+            self._relayout()
+
+
+class _Scroll(QScrollArea):
+    """The area the text scrolls in; the text is placed again when the area's size changes."""
+
+    def __init__(self, relayout: Callable[[], None]) -> None:
+        super().__init__()
+        self._relayout = relayout
+        self._hint: QSize | None = None
+
+    def sizeHint(self) -> QSize:
+        """What the resizable area answered (the bar's and its parents' size hints stay the same): its
+        text's own size hint at the first call (empty: the bar is built empty), kept as Qt keeps it."""
+        if self._hint is None:
+            label = self.widget()
+            line = self.fontMetrics().height()
+            hint = QLabel.sizeHint(label) if isinstance(label, QLabel) else QSize(12 * line, 8 * line)
+            frame = 2 * self.frameWidth()
+            self._hint = (hint + QSize(frame, frame)).boundedTo(QSize(36 * line, 24 * line))
+        return self._hint
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._relayout()
+
+
 class MessageBar(QFrame):
     """One message at a time; ``kind`` is "error", "warning" or "info" ("" when empty)."""
 
@@ -39,17 +97,17 @@ class MessageBar(QFrame):
         layout = QHBoxLayout(self)
         layout.setContentsMargins(8, 3, 4, 3)
         layout.setSpacing(4)
-        self._label = QLabel()
+        self._label = _Text(self._place)
         self._label.setObjectName("messageText")
         self._label.setWordWrap(True)
         self._label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self._label.setTextFormat(Qt.TextFormat.PlainText)
         self._label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         self._label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self._scroll = QScrollArea()
+        self._scroll = _Scroll(self._place)
         self._scroll.setObjectName("messageScroll")
         self._scroll.setWidget(self._label)
-        self._scroll.setWidgetResizable(True)
+        self._scroll.setWidgetResizable(False)  # placed by ``_place``, once per message or size
         self._scroll.setFrameShape(QFrame.Shape.NoFrame)
         self._scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self._scroll.setStyleSheet("QScrollArea, QScrollArea > QWidget > QWidget { background: transparent; }")
@@ -88,6 +146,7 @@ class MessageBar(QFrame):
             self._label.setPalette(palette)
             self.update()
         self._label.setText(text)
+        self._place()
         self._label.setToolTip("")
         self.setAccessibleDescription(text)
         self._close.setText("✕")
@@ -100,10 +159,33 @@ class MessageBar(QFrame):
             return  # already empty: nothing to repaint (every edit clears the bar)
         self._kind = ""
         self._label.clear()
+        self._place()
         self.setAccessibleDescription("")
         self._close.setText("")
         self._close.setEnabled(False)
         self.update()
+
+    def _place(self) -> None:
+        """The text where a resizable scroll area settles it, measured once (twice when it scrolls): as
+        wide as the viewport, less the scroll bar when the text is taller than the viewport, and as high
+        as the text at that width (at least the viewport)."""
+        label = getattr(self, "_label", None)
+        scroll = getattr(self, "_scroll", None)
+        if label is None or scroll is None:
+            return  # still being built
+        room = scroll.maximumViewportSize()
+        text = label.text()
+        if label.placed == (room, text):
+            return
+        label.placed = (room, text)
+        width = room.width()
+        height = label.heightForWidth(width) if text else 0
+        if height > room.height():
+            width -= scroll.verticalScrollBar().sizeHint().width()
+            height = label.heightForWidth(width)
+        size = QSize(width, max(height, room.height()))
+        if label.size() != size:
+            label.resize(size)
 
     def paintEvent(self, event: QPaintEvent) -> None:
         """The frame of the message's kind (nothing when empty)."""

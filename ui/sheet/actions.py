@@ -30,6 +30,7 @@ from ui.common.forms import user_fields
 from ui.common.labels import ACTION_LABELS, LONGEST_LABEL, adds_wound, button_label, kind_of
 from ui.common.texts import tr_const
 from ui.sheet.odds import ChanceLabel, LiveChance, SurvivalLabel, hides_story
+from ui.sheet.quiet import QuietText
 from ui.sheet.viewmodel import Changes, SheetViewModel
 
 # Derived values that tell a dying or unconscious character's situation (shown under the buttons).
@@ -223,7 +224,9 @@ class DyingPanel(QGroupBox):
         self.status = QLabel()
         self.status.setObjectName("dyingStatus")
         self.status.setWordWrap(True)
-        layout.addWidget(self.status)
+        # Its text changes with most edits, its lines seldom: a layout of the column only for a new size.
+        self.status_box = QuietText(self.status)
+        layout.addWidget(self.status_box)
         layout.addWidget(self.survival)
         self.refresh()
         self.refresh_odds()
@@ -275,7 +278,7 @@ class DyingPanel(QGroupBox):
         for name in STATUS_NAMES:
             if name in vm.derived:
                 lines.append(vm.explain(name))
-        self.status.setText("\n".join(line for line in lines if line))
+        self.status_box.setText("\n".join(line for line in lines if line))
         state = vm.derived.state
         dying = state == "mourant" or (not vm.is_hidden("current") and vm.derived.current < 0 and state != "mort")
         style = dying_style(dying)

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QFont
+from PySide6.QtGui import QColor, QFont, QPalette
 from PySide6.QtWidgets import QGridLayout, QGroupBox, QLabel, QSizePolicy, QWidget
 
 import rules
@@ -23,6 +23,7 @@ from ui.sheet.viewmodel import Changes, SheetViewModel
 # never moves the buttons beside them.
 WIDEST = ">\u00a099,9\u00a0%"
 HIDDEN_MARK = "?"
+CHANCE_COLOUR = QColor("#37474f")
 
 
 # A chance's percentage and explanation, by the chance (a frozen record): the window shows the same chances
@@ -61,7 +62,12 @@ class ChanceLabel(QLabel):
         self.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self.setFixedWidth(self.fontMetrics().horizontalAdvance(WIDEST) + 6)
         self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Preferred)
-        self.setStyleSheet("color: #37474f;")
+        # The colour through the palette (what « color: #37474f » set): a style sheet per label gave each
+        # new odds row (one per Sévérité wound) a style of its own to build and polish (issue 15).
+        palette = self.palette()
+        for role in (QPalette.ColorRole.WindowText, QPalette.ColorRole.Text):
+            palette.setColor(role, CHANCE_COLOUR)
+        self.setPalette(palette)
         self.chances: tuple[rules.Chance, ...] = ()
 
     def show_chances(self, chances: Sequence[rules.Chance]) -> None:

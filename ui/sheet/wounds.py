@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QItemSelectionModel, Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, QItemSelectionModel, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QGroupBox,
@@ -55,6 +55,9 @@ class WoundRows:
         self.parts = _labels(extra.get("body_part_choices"))
         self.treatments = _labels(extra.get("treatment_choices"))
         self.damage_types = {c.id: c.label for c in vm.info.damage_types}
+        # A row is a function of its place and its wound (frozen records): kept, so that an edit builds the
+        # rows of the wounds it changed, not of every wound (a fight's sheet holds dozens; issue 15).
+        self._rows: dict[tuple[int, Any], Row] = {}
 
     def _get(self, wound: Any, name: str, default: Any = None) -> Any:
         if isinstance(wound, dict):
@@ -172,12 +175,57 @@ class WoundRows:
         return tuple(getattr(self.vm.sheet, "wounds", ()) or ())
 
     def rows(self) -> list[Row]:
-        return [self.wound(i, w) for i, w in enumerate(self.stored())]
+        rows = []
+        kept = self._rows
+        if len(kept) > 1024:
+            kept.clear()
+        for i, w in enumerate(self.stored()):
+            try:
+                row = kept.get((i, w))
+            except TypeError:  # a wound that cannot be a key (a dict): built each time
+                rows.append(self.wound(i, w))
+                continue
+            if row is None:
+                row = kept[(i, w)] = self.wound(i, w)
+            rows.append(row)
+        return rows
 
     def scar_rows(self) -> list[Row]:
         rows = self.vm.value("scar_rows")
         scars = rows if isinstance(rows, tuple) else tuple(getattr(self.vm.sheet, "scars", ()) or ())
         return [self.scar(i, s) for i, s in enumerate(scars)]
+
+
+class MeasuredLabel(QLabel):
+    """A word-wrapped, selectable label that measures each text once per width (issue 15).
+
+    A selectable label lays its text out again whenever it is asked its height for a width, and asks
+    for a paint each time: the column fitting its panels after any edit had the wound's details painted
+    in a second pass, the text unchanged. The height is kept per (text, width) until the text, the font
+    or the style changes, and measured when the text is set (painted with it, in the same pass).
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._heights: dict[int, int] = {}
+
+    def setText(self, text: str) -> None:
+        if text == self.text():
+            return
+        self._heights.clear()
+        super().setText(text)
+        if self.isVisible() and self.width() > 0:
+            self.heightForWidth(self.width())
+
+    def heightForWidth(self, width: int) -> int:
+        height = self._heights.get(width)
+        if height is None:
+            height = self._heights[width] = super().heightForWidth(width)
+        return height
+
+    def changeEvent(self, event: QEvent) -> None:
+        self._heights.clear()
+        super().changeEvent(event)
 
 
 class WoundsPanel(QGroupBox):
@@ -217,7 +265,7 @@ class WoundsPanel(QGroupBox):
         for column in LONG_COLUMNS:
             self.view.setColumnHidden(column, True)
         layout.addWidget(self.view, 1)
-        self.details = QLabel()
+        self.details = MeasuredLabel()
         self.details.setObjectName("woundDetails")
         self.details.setWordWrap(True)
         self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)

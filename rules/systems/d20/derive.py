@@ -107,12 +107,20 @@ def _read(rs: D20Rules) -> Figures:
 _FIGURES: dict[int, Figures] = {}
 
 
+# The figures last asked for: nearly always the shipped table's, found without a dict lookup (issue 15).
+_LAST_FIGURES: list[Figures | None] = [None]
+
+
 def figures(rs: D20Rules) -> Figures:
     """The figures of ``rs``, read once (by identity: a table is never changed once loaded)."""
-    found = _FIGURES.get(id(rs))
+    found = _LAST_FIGURES[0]
     if found is not None and found.table is rs:
         return found
-    return _read(rs)
+    found = _FIGURES.get(id(rs))
+    if found is None or found.table is not rs:
+        found = _read(rs)
+    _LAST_FIGURES[0] = found
+    return found
 
 
 def ability_modifier(score: int, rs: D20Rules) -> int:
@@ -149,14 +157,16 @@ def maximum(sheet: D20Sheet, rs: D20Rules) -> int:
 
     Runs after every action (``_settle``): worked out inline, same result as ``base_maximum +
     constitution_pv`` raised to the floor of ``min_pv_per_level`` per level."""
-    bonus, damage, drain = sheet.constitution_bonus, sheet.constitution_damage, sheet.constitution_drain
+    d = sheet.__dict__  # one read: a pydantic model's attribute costs several dict reads (issue 15)
+    bonus, damage, drain = d["constitution_bonus"], d["constitution_damage"], d["constitution_drain"]
+    base: int = d["base_maximum"]
     if not (bonus or damage or drain):
-        return sheet.base_maximum  # the floor (1 PV per level at most the base) cannot matter then
+        return base  # the floor (1 PV per level at most the base) cannot matter then
     last = SETTLED[0]
     if last[0] is sheet and last[1] is rs:
         return last[3]
-    con = sheet.constitution
-    return maximum_of(sheet.base_maximum, sheet.level, con, con + bonus - damage - drain, figures(rs))
+    con = d["constitution"]
+    return maximum_of(base, d["level"], con, con + bonus - damage - drain, figures(rs))
 
 
 def maximum_of(base: int, level: int, con: int, played: int, f: Figures) -> int:
@@ -165,15 +175,22 @@ def maximum_of(base: int, level: int, con: int, played: int, f: Figures) -> int:
     if not f.changes_pv:
         return base
     start, step = f.ability_base, f.ability_step
-    con_pv = level * ((max(0, played) - start) // step - (con - start) // step)
+    # ``min``/``max`` written out: the builtins cost several times a comparison (issue 15).
+    con_pv = level * (((played if played > 0 else 0) - start) // step - (con - start) // step)
+    total = base + con_pv
     if con_pv >= 0:
-        return min(MAX_POINTS, base + con_pv)
-    return max(min(base, level * f.min_pv_per_level), base + con_pv)
+        return total if total < MAX_POINTS else MAX_POINTS
+    floor = level * f.min_pv_per_level
+    if base < floor:
+        floor = base
+    return total if total > floor else floor
 
 
 def pv_total(sheet: D20Sheet, rs: D20Rules) -> int:
     """« le total de points de vie » that the states follow (temporary PV included, T4)."""
-    return sheet.current + (sheet.temporary if rs.temporary.count_for_state else 0)
+    d = sheet.__dict__
+    current: int = d["current"]
+    return current + d["temporary"] if figures(rs).count_temporary else current
 
 
 def pv_words(sheet: D20Sheet, rs: D20Rules) -> str:
@@ -181,18 +198,20 @@ def pv_words(sheet: D20Sheet, rs: D20Rules) -> str:
 
     « 13 PV » without temporary PV; « 13 PV + 5 PV temporaires = 18 au total » with them (issue 10: the
     header's real PV and the state's total must never look like two readings of one number)."""
-    if sheet.temporary and rs.temporary.count_for_state:
-        total = sheet.current + sheet.temporary
-        return f"{fmt_int(sheet.current)} PV + {sheet.temporary} PV temporaires = {fmt_int(total)} au total"
-    return f"{fmt_int(sheet.current)} PV"
+    d = sheet.__dict__  # one read: a pydantic model's attribute costs several dict reads (issue 15)
+    current, temporary = d["current"], d["temporary"]
+    if temporary and figures(rs).count_temporary:
+        return f"{fmt_int(current)} PV + {temporary} PV temporaires = {fmt_int(current + temporary)} au total"
+    return f"{fmt_int(current)} PV"
 
 
 def death_reason(sheet: D20Sheet, rs: D20Rules) -> str:
     """Why the character is dead, or "" when alive."""
-    if sheet.dead:
-        return sheet.death_cause or "mort"
-    con = sheet.constitution + sheet.constitution_bonus - sheet.constitution_damage - sheet.constitution_drain
-    return death_cause(con, sheet.current, figures(rs))
+    d = sheet.__dict__
+    if d["dead"]:
+        return d["death_cause"] or "mort"
+    con = d["constitution"] + d["constitution_bonus"] - d["constitution_damage"] - d["constitution_drain"]
+    return death_cause(con, d["current"], figures(rs))
 
 
 def death_cause(played: int, current: int, f: Figures) -> str:
@@ -232,8 +251,9 @@ def state_id(sheet: D20Sheet, rs: D20Rules, dead: str | None = None) -> str:
         dead = death_reason(sheet, rs)
     if dead:
         return "mort"
-    total = sheet.current + (sheet.temporary if rs.temporary.count_for_state else 0)
-    return living_state(total, sheet.nonlethal, sheet.recovery, sheet.conditions, rs.thresholds.disabled_at)
+    d, f = sheet.__dict__, figures(rs)
+    total = d["current"] + d["temporary"] if f.count_temporary else d["current"]
+    return living_state(total, d["nonlethal"], d["recovery"], d["conditions"], f.zero)
 
 
 def living_state(total: int, nl: int, recovery: str, conditions: tuple[str, ...], zero: int) -> str:
@@ -268,8 +288,9 @@ def health_state(sheet: D20Sheet, rs: D20Rules, dead: str | None = None) -> tupl
 
 def state_words(sheet: D20Sheet, rs: D20Rules, state: str) -> str:
     """Why a living character is in ``state`` (its ``state_id``), in French."""
+    d = sheet.__dict__
     total = pv_total(sheet, rs)
-    nl = sheet.nonlethal
+    nl = d["nonlethal"]
     pv = pv_words(sheet, rs)
     if state in ("inconscient", "chancelant"):
         if nl > 0 and nl >= total:
@@ -277,8 +298,8 @@ def state_words(sheet: D20Sheet, rs: D20Rules, state: str) -> str:
         return "état posé"
     if state == "mourant":
         return f"{pv}, sans stabilisation"
-    if total < rs.thresholds.disabled_at:
-        return f"{pv}, {RECOVERY_LABELS[sheet.recovery]}"
+    if total < figures(rs).zero:
+        return f"{pv}, {RECOVERY_LABELS[d['recovery']]}"
     return pv
 
 

@@ -75,7 +75,7 @@ Changes = dict[str, Any]
 
 
 def _name(sheet: D20Sheet) -> str:
-    return sheet.name or "Le personnage"
+    return sheet.__dict__["name"] or "Le personnage"
 
 
 def _alive(sheet: D20Sheet, rs: D20Rules, what: str) -> None:
@@ -167,7 +167,11 @@ def _settle(before: D20Sheet, sheet: D20Sheet, rs: D20Rules, ctx: Context, pendi
     damage, drain = v["constitution_damage"], v["constitution_drain"]
     played = con + bonus - damage - drain
     if bonus or damage or drain:
-        top = maximum_of(v["base_maximum"], v["level"], con, played, f)
+        last = SETTLED[0]
+        if v is not d and last[0] is sheet and last[1] is rs and _TOP_FIELDS.isdisjoint(pending):  # type: ignore[arg-type]
+            top = last[3]  # the last settle gave ``sheet`` this maximum, and the changes leave it as it was
+        else:
+            top = maximum_of(v["base_maximum"], v["level"], con, played, f)
     else:
         top = v["base_maximum"]  # ``maximum`` without a Constitution change, without the call
     if current > top:
@@ -247,6 +251,11 @@ def _made(sheet: D20Sheet, values: dict[str, Any], changes: Changes) -> D20Sheet
     return evolve(sheet, **changes) if changes else sheet
 
 
+# The fields the maximum reads (``maximum_of``).
+_TOP_FIELDS = frozenset(
+    ("base_maximum", "level", "constitution", "constitution_bonus", "constitution_damage", "constitution_drain")
+)
+
 # What a death stops (``_die``): what only the living have.
 DEATH: dict[str, Any] = {
     "dead": True,
@@ -257,18 +266,45 @@ DEATH: dict[str, Any] = {
 }
 
 
+# The journal line and events of a change of state, by (state before, state after, PV, temporary PV, nonlethal
+# damage, recovery): all they depend on besides the table's figures (``state_words``). A fifth of the actions
+# of a fight change the state, and the same changes come back (issue 15). One table's at a time, bounded.
+StateNews = tuple[str, tuple[str, ...]]
+_STATE_NEWS: list[tuple[Figures | None, dict[tuple[Any, ...], StateNews]]] = [(None, {})]
+
+
 def _tell_state(sheet: D20Sheet, rs: D20Rules, f: Figures, ctx: Context, state0: str, state1: str) -> None:
-    """The journal line and the UI's events of a change of state."""
+    """The journal line and the UI's events of a change of state (``f`` is ``figures(rs)``)."""
+    d = sheet.__dict__
+    key = (state0, state1, d["current"], d["temporary"], d["nonlethal"], d["recovery"])
+    known, news = _STATE_NEWS[0]
+    if known is not f:
+        news = {}
+        _STATE_NEWS[0] = (f, news)
+    found = news.get(key)
+    if found is None:
+        if len(news) >= 4096:
+            news.clear()
+        found = news[key] = _state_news(sheet, rs, f, state0, state1)
+    line, events = found
+    ctx.say(line)
+    for event in events:
+        ctx.event(event)
+
+
+def _state_news(sheet: D20Sheet, rs: D20Rules, f: Figures, state0: str, state1: str) -> StateNews:
     why = state_words(sheet, rs, state1)
     labels = f.state_labels
-    ctx.say(f"État : {labels[state0]} → {labels[state1]} ({why}) — {f.state_effects[state1]}")
+    line = f"État : {labels[state0]} → {labels[state1]} ({why}) — {f.state_effects[state1]}"
+    events: list[str] = []
     news = WORSE_NEWS.get(state1)
     if news and STATE_RANK[state1] > STATE_RANK[state0]:
-        ctx.event(news)
+        events.append(news)
     if state1 == "stabilise":
-        ctx.event("stabilised")
+        events.append("stabilised")
     if state0 in UNCONSCIOUS and state1 not in UNCONSCIOUS:
-        ctx.event("woke")
+        events.append("woke")
+    return line, tuple(events)
 
 
 H = TypeVar("H", bound=Action)
@@ -282,9 +318,9 @@ def _settled(
 
     def run(sheet: D20Sheet, action: H, ctx: Context) -> D20Sheet:
         result = handler(sheet, action, ctx)
-        if isinstance(result, dict):
+        if result.__class__ is dict:  # ``isinstance`` without the call: a handler's changes are a plain dict
             return _settle(sheet, sheet, ctx.ruleset, ctx, result)
-        return _settle(sheet, result, ctx.ruleset, ctx)
+        return _settle(sheet, result, ctx.ruleset, ctx)  # type: ignore[arg-type]  # not a dict: a sheet
 
     run.__name__ = handler.__name__
     run.__doc__ = handler.__doc__
@@ -305,6 +341,10 @@ def _settled_inside(
     return run
 
 
+# ``fmt_int`` of the PV a fight sees, written once: a number's text costs more than a dict lookup (issue 15).
+_PV_TEXT: dict[int, str] = {value: fmt_int(value) for value in range(-1000, 1001)}
+
+
 def _lose(sheet: D20Sheet, amount: int, rs: D20Rules, ctx: Context, what: str) -> tuple[D20Sheet, int]:
     """``amount`` PV lost, temporary PV first; returns the sheet and what the real PV lost."""
     changes, real = _lost(sheet, amount, ctx, what)
@@ -315,13 +355,21 @@ def _lost(sheet: D20Sheet, amount: int, ctx: Context, what: str) -> tuple[Change
     """``_lose``'s changes, not yet made."""
     d = sheet.__dict__  # the fields as a dict: cheaper to read than a pydantic model's attributes (issue 15)
     temporary, current = d["temporary"], d["current"]
-    absorbed = min(temporary, amount)
+    absorbed = temporary if temporary < amount else amount  # ``min`` and ``_points`` written out (issue 15)
     real = amount - absorbed
-    new_current = _points(current - real)
+    new_current = current - real
+    if new_current < -MAX_POINTS:
+        new_current = -MAX_POINTS
+    elif new_current > MAX_POINTS:
+        new_current = MAX_POINTS
     line = f"{what} : {d['name'] or 'Le personnage'} perd {amount} PV"
     if absorbed:
         line += f" ({absorbed} absorbés par les PV temporaires)"
-    line += f" : {fmt_int(current)} → {fmt_int(new_current)} PV."
+    t = _PV_TEXT
+    line += (
+        f" : {t[current] if current in t else fmt_int(current)} → "
+        f"{t[new_current] if new_current in t else fmt_int(new_current)} PV."
+    )
     ctx.say(line)
     return {"temporary": temporary - absorbed, "current": new_current}, real
 
@@ -381,9 +429,17 @@ def _healed(
     f = figures(rs)
     top = maximum(sheet, rs)
     current = d["current"]
-    gained = max(0, min(amount, top - current))
+    gained = top - current  # ``max(0, min(amount, top - current))`` written out (issue 15)
+    if amount < gained:
+        gained = amount
+    if gained < 0:
+        gained = 0
     new_current = current + gained
-    line = f"{what} : {fmt_int(current)} → {fmt_int(new_current)} PV"
+    t = _PV_TEXT
+    line = (
+        f"{what} : {t[current] if current in t else fmt_int(current)} → "
+        f"{t[new_current] if new_current in t else fmt_int(new_current)} PV"
+    )
     if amount > gained:
         line += f" (maximum {top} ; jamais plus que les PV perdus : {amount - gained} sans effet)"
     ctx.say(line + ".")
@@ -512,7 +568,7 @@ def damage(sheet: D20Sheet, action: Damage, ctx: Context) -> D20Sheet | Changes:
 
 def _take_lethal(sheet: D20Sheet, amount: int, f: Figures, ctx: Context) -> tuple[Changes, int]:
     changes, real = _lost(sheet, amount, ctx, "Dégâts")
-    if real > 0 and sheet.recovery and f.damage_breaks_stability:
+    if real > 0 and sheet.__dict__["recovery"] and f.damage_breaks_stability:
         ctx.say("Les nouveaux dégâts rouvrent ses blessures : fin de la stabilisation.")
         changes["recovery"] = ""
         changes["recovery_roll_at"] = None
@@ -562,16 +618,18 @@ def heal(sheet: D20Sheet, action: Heal, ctx: Context) -> Changes:
 def gain_temporary(sheet: D20Sheet, action: GainTemporary, ctx: Context) -> D20Sheet | Changes:
     rs: D20Rules = ctx.ruleset
     _alive(sheet, rs, "recevoir des points de vie temporaires")
-    amount = ctx.amount(action.amount, "PV temporaires").total
+    a, d = action.__dict__, sheet.__dict__  # dicts: cheaper to read than a pydantic model's attributes (issue 15)
+    amount = ctx.amount(a["amount"], "PV temporaires").total
     if amount < 0:
         raise Refused("Des points de vie temporaires négatifs n'ont pas de sens.")
-    amount = min(MAX_POINTS, amount)
-    old = sheet.temporary
-    if old and not action.replace:
+    if amount > MAX_POINTS:
+        amount = MAX_POINTS
+    old = d["temporary"]
+    if old and not a["replace"]:
         ctx.say(f"PV temporaires : {old} conservés ; les {amount} nouveaux ne se cumulent pas.")
         return sheet
     # « notez le nombre de points de vie actuels du personnage, avant de prendre en compte l'effet magique »
-    noted = sheet.temporary_noted if old and sheet.temporary_noted is not None else sheet.current
+    noted = d["temporary_noted"] if old and d["temporary_noted"] is not None else d["current"]
     if old:
         ctx.say(f"PV temporaires : {old} remplacés par {amount} ; PV notés : {fmt_int(noted)}.")
     else:
@@ -581,21 +639,23 @@ def gain_temporary(sheet: D20Sheet, action: GainTemporary, ctx: Context) -> D20S
 
 @_settled
 def lose_temporary(sheet: D20Sheet, action: LoseTemporary, ctx: Context) -> Changes:
-    rs: D20Rules = ctx.ruleset
-    if not sheet.temporary:
+    d = sheet.__dict__  # the fields as a dict: cheaper to read than a pydantic model's attributes (issue 15)
+    temporary, current, noted = d["temporary"], d["current"], d["temporary_noted"]
+    if not temporary:
         ctx.say("Aucun point de vie temporaire.")
         return {"temporary_noted": None}
-    noted = sheet.temporary_noted if sheet.temporary_noted is not None else sheet.current
-    before_total = pv_total(sheet, rs)
+    if noted is None:
+        noted = current
+    before_total = current + temporary if figures(ctx.ruleset).count_temporary else current  # ``pv_total``
     # « le total de points de vie de l'aventurier retombe à la valeur notée, à moins qu'il se trouve déjà
     #   en dessous (auquel cas il reste stable) »
-    new_current = min(sheet.current, noted)
-    if sheet.current >= noted:
+    new_current = current if current < noted else noted
+    if current >= noted:
         how = f"retombe à la valeur notée ({fmt_int(noted)})"
     else:
         how = f"déjà sous la valeur notée {fmt_int(noted)} : reste à {fmt_int(new_current)}"
     ctx.say(
-        f"Les {sheet.temporary} PV temporaires disparaissent (jamais récupérables) : total {fmt_int(before_total)} → "
+        f"Les {temporary} PV temporaires disparaissent (jamais récupérables) : total {fmt_int(before_total)} → "
         f"{fmt_int(new_current)} PV, {how}."
     )
     return {"temporary": 0, "temporary_noted": None, "current": new_current}
@@ -611,7 +671,7 @@ def set_condition(sheet: D20Sheet, action: SetCondition, ctx: Context) -> D20She
     if label is None:
         known = ", ".join(r.label for r in rs.conditions.values() if r.settable)
         raise Refused(f"État inconnu : « {cid} » (états à poser : {known}).")
-    conditions = sheet.conditions
+    conditions = sheet.__dict__["conditions"]
     if a["active"]:
         if cid not in f.settable:
             raise Refused(f"L'état {label} découle des points de vie : on ne le pose pas à la main.")
