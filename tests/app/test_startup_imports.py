@@ -8,14 +8,13 @@ before PySide6, whose import hook reads the source of every module imported afte
 
 from __future__ import annotations
 
-import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.app.start_probe import ROOT, start_report
+
 DEMO = ROOT / "resources" / "examples" / "douaratil.fiche.json"
 
 # Run as ``python -c``: records the order of imports, starts the app on argv[1] and reports once the
@@ -58,20 +57,7 @@ os._exit(3)
 
 
 def _start(tmp_path: Path, *args: str) -> dict[str, object]:
-    env = {
-        **os.environ,
-        "QT_QPA_PLATFORM": "offscreen",
-        "XDG_CONFIG_HOME": str(tmp_path / "config"),
-        "XDG_DATA_HOME": str(tmp_path / "data"),
-        "XDG_STATE_HOME": str(tmp_path / "state"),
-        "XDG_CACHE_HOME": str(tmp_path / "cache"),
-    }
-    proc = subprocess.run(
-        [sys.executable, "-c", START, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    report: dict[str, object] = json.loads(proc.stdout.strip().splitlines()[-1])
-    return report
+    return start_report(START, tmp_path, *args, timeout=120)
 
 
 def test_a_sheet_opens_without_the_table_printing_or_dice_modules(tmp_path: Path) -> None:

@@ -12,16 +12,13 @@ right after it the three filters are there, and Python's garbage collector (off 
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.app.start_probe import ROOT, start_report
+
 DEMO = ROOT / "resources" / "examples" / "douaratil.fiche.json"
 
 # Run as ``python -c``: starts the app on argv[1:], watches the awaited widget (the sheet, or the
@@ -91,20 +88,7 @@ os._exit(3)
 
 
 def _start(tmp_path: Path, *args: str) -> dict[str, Any]:
-    env = {
-        **os.environ,
-        "QT_QPA_PLATFORM": "offscreen",
-        "XDG_CONFIG_HOME": str(tmp_path / "config"),
-        "XDG_DATA_HOME": str(tmp_path / "data"),
-        "XDG_STATE_HOME": str(tmp_path / "state"),
-        "XDG_CACHE_HOME": str(tmp_path / "cache"),
-    }
-    proc = subprocess.run(
-        [sys.executable, "-c", START, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=180
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    report: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
-    return report
+    return start_report(START, tmp_path, *args, timeout=180)
 
 
 def test_a_sheet_is_painted_before_the_application_filters_and_in_plain_text(tmp_path: Path) -> None:
