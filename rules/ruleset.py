@@ -11,10 +11,10 @@ import os
 import re
 import stat
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from importlib import resources as importlib_resources
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -220,3 +220,33 @@ def shipped_ruleset(model: type[R], system: str) -> R:
     result = _cached(model, system)
     assert isinstance(result, model)
     return result
+
+
+V = TypeVar("V")
+
+
+def per_table(build: Callable[[Any], V], keep: int = 64) -> Callable[[Any], V]:
+    """``build(table)`` computed once per rule table (issue 15: what a handler reads of its table, every action).
+
+    A table is immutable once loaded, so the value is kept by the table's identity; the table is kept beside
+    its value, so its id cannot be reused by another table while cached. The table of the last call is
+    answered without a dict lookup (nearly always the shipped one); house tables come and go, so at most
+    ``keep`` are kept.
+    """
+    cache: dict[int, tuple[Any, V]] = {}
+    last: list[Any] = [None, None]
+
+    def value_of(table: Any) -> V:
+        if last[0] is table:
+            found: V = last[1]
+            return found
+        pair = cache.get(id(table))
+        if pair is None or pair[0] is not table:
+            if len(cache) >= keep:
+                cache.clear()
+            pair = cache[id(table)] = (table, build(table))
+        last[0], last[1] = pair
+        return pair[1]
+
+    value_of.__doc__ = build.__doc__
+    return value_of

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +19,7 @@ from rules.model import (
     plural,
     signed,
 )
+from rules.ruleset import per_table
 from rules.systems.d20.sheet import RECOVERY_LABELS, SYSTEM_ID, D20Sheet
 from rules.systems.d20.table import D20Rules
 
@@ -98,29 +100,11 @@ def _read(rs: D20Rules) -> Figures:
         condition_labels={cid: rule.label for cid, rule in rs.conditions.items()},
         settable=frozenset(cid for cid, rule in rs.conditions.items() if rule.settable),
     )
-    if len(_FIGURES) >= 64:  # house tables come and go: keep the cache small
-        _FIGURES.clear()
-    _FIGURES[id(rs)] = figures
     return figures
 
 
-_FIGURES: dict[int, Figures] = {}
-
-
-# The figures last asked for: nearly always the shipped table's, found without a dict lookup (issue 15).
-_LAST_FIGURES: list[Figures | None] = [None]
-
-
-def figures(rs: D20Rules) -> Figures:
-    """The figures of ``rs``, read once (by identity: a table is never changed once loaded)."""
-    found = _LAST_FIGURES[0]
-    if found is not None and found.table is rs:
-        return found
-    found = _FIGURES.get(id(rs))
-    if found is None or found.table is not rs:
-        found = _read(rs)
-    _LAST_FIGURES[0] = found
-    return found
+# The figures of a rule table, read once (by identity: a table is never changed once loaded).
+figures: Callable[[D20Rules], Figures] = per_table(_read)
 
 
 def ability_modifier(score: int, rs: D20Rules) -> int:

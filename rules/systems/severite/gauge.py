@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from operator import attrgetter
 
 from rules.errors import Refused
 from rules.model import Context, _new, _set_dict, _set_extra, _set_fields_set, _set_private, construct, evolve, signed
+from rules.ruleset import per_table
 from rules.systems.severite.sheet import MAX_SEQUEL, MAX_SEQUELS, SeveriteSheet, TurnTimer, Wound
 from rules.systems.severite.table import SeveriteRules
 
@@ -177,25 +178,8 @@ class Grid:
         self.needed: dict[tuple[int, int, str], tuple[int, str] | None] = {}
 
 
-_GRIDS: dict[int, tuple[SeveriteRules, Grid]] = {}
-# The table of the last call and its grid: an action asks for the grid of one table several times (issue 15).
-# The pair holds the table, so its id cannot be reused while it is here.
-_LAST_GRID: tuple[SeveriteRules | None, Grid | None] = (None, None)
-
-
-def grid(rs: SeveriteRules) -> Grid:
-    """The ``Grid`` of ``rs`` (built on first use; a table is immutable)."""
-    global _LAST_GRID
-    last = _LAST_GRID
-    if last[0] is rs:
-        return last[1]  # type: ignore[return-value]
-    found = _GRIDS.get(id(rs))
-    if found is None or found[0] is not rs:
-        if len(_GRIDS) > 64:  # house tables come and go: keep a few
-            _GRIDS.clear()
-        found = _GRIDS[id(rs)] = (rs, Grid(rs))
-    _LAST_GRID = found
-    return found[1]
+# The ``Grid`` of a rule table, built on first use (a table is immutable).
+grid: Callable[[SeveriteRules], Grid] = per_table(Grid)
 
 
 def _tier_of(notches: int, g: Grid) -> int:

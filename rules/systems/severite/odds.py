@@ -16,6 +16,7 @@ Sévérité has no dying sequence: a Fatale wound is decided by one roll at once
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
@@ -35,6 +36,7 @@ from rules.odds import (
     terms_text,
     total_of,
 )
+from rules.ruleset import per_table
 from rules.systems.severite.actions import InflictWound, Strike, TenacityTest, WorseningRisk
 from rules.systems.severite.derive import handicap_penalty
 from rules.systems.severite.gauge import (
@@ -163,21 +165,6 @@ def _fatal_grades(rs: SeveriteRules) -> list[str]:
     return [gid for gid, grade in rs.grades.items() if grade.fatal]
 
 
-_OVERVIEW: dict[int, tuple[SeveriteRules, Chance | None]] = {}
-
-
-def _survival_overview(rs: SeveriteRules) -> Chance | None:
-    """The Survie roll's overview: it depends on the rule table alone (kept per table, as ``tenacity``)."""
-    cached = _OVERVIEW.get(id(rs))
-    if cached is not None and cached[0] is rs:
-        return cached[1]
-    found = _survival_overview_of(rs)
-    if len(_OVERVIEW) >= 16:
-        _OVERVIEW.clear()
-    _OVERVIEW[id(rs)] = (rs, found)
-    return found
-
-
 def _survival_overview_of(rs: SeveriteRules) -> Chance | None:
     fatal = _fatal_grades(rs)
     if not fatal:
@@ -190,6 +177,10 @@ def _survival_overview_of(rs: SeveriteRules) -> Chance | None:
     how = f"1d{die} ≥ Sévérité de la Blessure (au-delà de {cap - 1} : {cap} au moins), dès Sévérité {lowest}"
     label = f"Jet de Survie (Blessure {rs.grades[fatal[0]].label} sur une zone vitale)"
     return chance("fatal_survival", label, survival_chance(lowest, rs), how, trigger="event", outcomes=outcomes)
+
+
+# The Survie roll's overview: it depends on the rule table alone (kept per table).
+_survival_overview: Callable[[SeveriteRules], Chance | None] = per_table(_survival_overview_of, keep=16)
 
 
 # --- A strike --------------------------------------------------------------------------------------------
