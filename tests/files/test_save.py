@@ -325,14 +325,13 @@ def test_checked_sheets_are_not_checked_again(monkeypatch: pytest.MonkeyPatch) -
     sheets = [rules.evolve(rules.demo_sheet("douaratil"), name=f"PNJ {i}") for i in range(5)]
     doc = files.Document("table", sheets, [], "T")
     checked: list[str] = []
-    sheet_type = type(sheets[0])
-    real = sheet_type.model_validate_json
+    real = rules.check_sheet
 
-    def counting(text: Any, **kwargs: Any) -> Any:
-        checked.append("x")
-        return real(text, **kwargs)
+    def counting(sheet: Any, table: Any = None) -> Any:  # the last step of a sheet's check on saving
+        checked.append(sheet.name)
+        return real(sheet, table)
 
-    monkeypatch.setattr(sheet_type, "model_validate_json", counting)
+    monkeypatch.setattr(rules, "check_sheet", counting)
     files.encode_document(doc)
     assert len(checked) == 5
     doc.sheets[2] = rules.evolve(sheets[2], name="Changé")
