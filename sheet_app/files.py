@@ -1632,7 +1632,7 @@ class _Under:
     """What the sheets of one system are checked under in a document: its rule table (house rules or
     the shipped one), the table's key in ``_VERIFIED``, the validation context."""
 
-    __slots__ = ("table", "key", "context")
+    __slots__ = ("context", "key", "table")
 
     def __init__(self, table: Any) -> None:
         self.table = table
