@@ -1707,7 +1707,8 @@ CHECK_AHEAD_BATCH = 32  # sheets checked between two looks at the clock (~1.5 ms
 
 def check_ahead(sheets: Sequence[Any], house: Sequence[Any] = (), deadline: float | None = None) -> bool:
     """Check, as the next save will, the sheets not yet known good, until ``deadline`` (a
-    ``time.perf_counter()`` value; None: all); True when none is left to check.
+    ``time.perf_counter()`` value; None: all; one batch of ``CHECK_AHEAD_BATCH`` sheets at least);
+    True when none is left to check.
 
     For idle time: the sheets the rules made (``rules.apply`` does not validate them) are checked
     while the user does nothing, so that saving finds them checked. The same check and the same
@@ -1727,15 +1728,17 @@ def check_ahead(sheets: Sequence[Any], house: Sequence[Any] = (), deadline: floa
         if verified.get(ident) is sheet or refused.get(ident) is sheet:
             continue
         todo.setdefault(system_id, []).append(sheet)
-    for system_id, group in todo.items():
-        found = under[system_id]
-        for start in range(0, len(group), CHECK_AHEAD_BATCH):
-            if deadline is not None and time.perf_counter() >= deadline:
-                return False
-            batch = group[start : start + CHECK_AHEAD_BATCH]
-            items = [(sheet, rules.sheet_to_json(sheet, indent=2)) for sheet in batch]
-            for j in _check_group(type(batch[0]), items, found):
-                refused[id(batch[j]), found.key] = batch[j]
+    batches = [
+        (under[system_id], group[start : start + CHECK_AHEAD_BATCH])
+        for system_id, group in todo.items()
+        for start in range(0, len(group), CHECK_AHEAD_BATCH)
+    ]
+    for n, (found, batch) in enumerate(batches):
+        if n and deadline is not None and time.perf_counter() >= deadline:
+            return False  # one batch at least per call: every call moves on
+        items = [(sheet, rules.sheet_to_json(sheet, indent=2)) for sheet in batch]
+        for j in _check_group(type(batch[0]), items, found):
+            refused[id(batch[j]), found.key] = batch[j]
     return True
 
 

@@ -475,3 +475,52 @@ def test_stale_temp_files_of_crashed_saves_are_removed_by_the_next_save(
         os.utime(leftover, ns=(old_time, old_time))
     files.write_document(path, _doc("Nouveau"), expected=stamp)
     assert _only(folder) == sorted([path.name, fresh.name, *(p.name for p in foreign)])
+
+
+def test_checked_ahead_sheets_are_not_checked_again_on_saving(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``check_ahead`` (idle time, issue 15) is the save's check run earlier: what it found good the save
+    takes as checked; past its deadline it stops, and the save checks what is left."""
+    hit = [
+        rules.apply(rules.evolve(rules.demo_sheet(s), name=f"PNJ {s}"), rules.Damage(amount=1)).sheet
+        for s in rules.SYSTEMS
+    ]
+    checked: list[str] = []
+    real = rules.check_sheet
+
+    def counting(sheet: Any, table: Any = None) -> Any:
+        checked.append(sheet.name)
+        return real(sheet, table)
+
+    monkeypatch.setattr(rules, "check_sheet", counting)
+    doc = files.Document("table", hit, [], "T")
+    monkeypatch.setattr(files, "CHECK_AHEAD_BATCH", 1)
+    assert files.check_ahead(hit, deadline=0.0) is False  # the deadline is past: one batch, then it stops
+    assert len(checked) == 1
+    assert files.check_ahead(hit) is True
+    assert sorted(checked) == sorted(s.name for s in hit)
+    checked.clear()
+    files.encode_document(doc)
+    assert checked == []
+    assert files.check_ahead(hit) is True and checked == []  # nothing left to do
+
+
+def test_a_sheet_found_bad_ahead_is_refused_on_saving_as_without_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    good = rules.evolve(rules.demo_sheet("d20"), name="Bon")
+    bad = _broken_sheet()
+    doc = files.Document("table", [good, bad], [], "T")
+    with pytest.raises(files.FileProblem) as without:
+        files.encode_document(doc)
+    files._VERIFIED.clear()
+    assert files.check_ahead([good, bad]) is True
+    assert files._VERIFIED.get((id(good), 0)) is good and files._VERIFIED.get((id(bad), 0)) is None
+    checked: list[str] = []
+    real = rules.check_sheet
+    monkeypatch.setattr(rules, "check_sheet", lambda s, t=None: checked.append(s.name) or real(s, t))
+    assert files.check_ahead([good, bad]) is True and checked == [], "a sheet found bad is not tried again ahead"
+    with pytest.raises(files.FileProblem) as ahead:
+        files.encode_document(doc)
+    assert ahead.value.message == without.value.message
+    assert (
+        "fiche n° 2 « Ulfred » ne se rouvrirait pas : « niveau » : doit être supérieur ou égal à 1"
+        in ahead.value.message
+    )
