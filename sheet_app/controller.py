@@ -13,7 +13,7 @@ import random
 import re
 import time
 import weakref
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -196,7 +196,7 @@ IDLE_CHECK_SLICE_S = 0.005
 
 
 class IdleChecks(QObject):
-    """Checks in idle time, as the next save will (``files.check_ahead``), the sheets the rules made
+    """Checks in idle time, as the next save will (``files.checks_ahead``), the sheets the rules made
     since the document was read or saved, so that saving finds them checked.
 
     Nothing else changes: a sheet found bad here is left as it is, and the save checks it and refuses
@@ -206,7 +206,8 @@ class IdleChecks(QObject):
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._pending: weakref.WeakSet[OpenDocument] = weakref.WeakSet()
+        # Each document waiting, with its checks under way (None: to start from its sheets as they are).
+        self._work: weakref.WeakKeyDictionary[OpenDocument, Iterator[None] | None] = weakref.WeakKeyDictionary()
         self.timer = QTimer(self)
         self.timer.setObjectName("idleChecksTimer")
         self.timer.setSingleShot(True)
@@ -218,23 +219,24 @@ class IdleChecks(QObject):
 
     def _changed(self, doc: OpenDocument | None) -> None:
         if doc is not None:
-            self._pending.add(doc)
+            self._work[doc] = None  # its sheets changed: start again from them
             self.timer.start(IDLE_CHECK_DELAY_MS)  # again from the latest change
 
     def pending(self) -> bool:
         """Whether some document's sheets wait for their checks."""
-        return len(self._pending) > 0
+        return len(self._work) > 0
 
     def _slice(self) -> None:
         deadline = time.perf_counter() + IDLE_CHECK_SLICE_S
-        for doc in list(self._pending):
-            self._pending.discard(doc)  # back below if not done (a bug is reported once, not each slice)
-            sheets, house = _sheets_of(doc)
-            if not files.check_ahead(sheets, house, deadline):
-                self._pending.add(doc)
-                break
-        if self._pending:
-            self.timer.start(0)
+        for doc, steps in list(self._work.items()):
+            del self._work[doc]  # back below if not done (a bug is reported once, not each slice)
+            if steps is None:
+                steps = files.checks_ahead(*_sheets_of(doc))
+            for _step in steps:
+                if time.perf_counter() >= deadline:
+                    self._work[doc] = steps
+                    self.timer.start(0)
+                    return
 
 
 class DocumentController(QObject):

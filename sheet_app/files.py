@@ -1584,16 +1584,48 @@ def _tracker_json(tracker: TableTracker) -> str:
     )
 
 
+class _Sheets:
+    """Sheets by identity and by the key of the rule table they were checked under, held weakly (a
+    sheet no longer used leaves by itself): a dict of weak references, pruned of the dead ones as it
+    doubles (a ``WeakValueDictionary`` costs a microsecond a sheet in Python: a millisecond a save)."""
+
+    def __init__(self) -> None:
+        self._refs: dict[tuple[int, int], weakref.ref[Any]] = {}
+        self._prune_at = 1024
+
+    def __contains__(self, item: tuple[Any, int]) -> bool:
+        ref = self._refs.get((id(item[0]), item[1]))
+        return ref is not None and ref() is item[0]
+
+    def add(self, sheet: Any, key: int) -> None:
+        refs = self._refs
+        refs[id(sheet), key] = weakref.ref(sheet)
+        if len(refs) > self._prune_at:
+            for dead in [k for k, ref in refs.items() if ref() is None]:
+                del refs[dead]
+            self._prune_at = max(1024, 2 * len(refs))
+
+    def forget_house_rules(self) -> None:
+        for key in [k for k in self._refs if k[1]]:
+            del self._refs[key]
+
+    def clear(self) -> None:
+        self._refs.clear()
+
+    def __len__(self) -> int:
+        return len(self._refs)
+
+
 # Sheets known to validate (read from a file, or already checked before a save), by identity and by
 # the rule table they were checked under (a sheet good under the shipped rules may break a house rule).
 # Sheets are immutable, so a sheet once checked stays good: a table saved every minute re-checks only
-# the sheets that changed. Weak: a sheet no longer used leaves the cache by itself. A sheet the rules
-# made (``rules.apply``) is *not* known good: handlers build it without validation, and catching one
-# of their slips before it reaches a file is what the check on saving is for (done on saving, or
-# earlier in idle time by ``check_ahead``: the same check, the same cache).
-_VERIFIED: weakref.WeakValueDictionary[tuple[int, int], Any] = weakref.WeakValueDictionary()
-# Sheets ``check_ahead`` found bad: not tried again in idle time (a save checks them and says why).
-_REFUSED: weakref.WeakValueDictionary[tuple[int, int], Any] = weakref.WeakValueDictionary()
+# the sheets that changed. A sheet the rules made (``rules.apply``) is *not* known good: handlers
+# build it without validation, and catching one of their slips before it reaches a file is what the
+# check on saving is for (done on saving, or earlier in idle time by ``checks_ahead``: the same
+# check, the same memory).
+_VERIFIED = _Sheets()
+# Sheets ``checks_ahead`` found bad: not tried again in idle time (a save checks them and says why).
+_REFUSED = _Sheets()
 # The house tables sheets were checked under, held so that their ids stay theirs (a table's id is
 # part of the key above); a few per session: past ``_MAX_CHECK_TABLES``, their checks are forgotten.
 _CHECK_TABLES: dict[int, Any] = {}
@@ -1608,17 +1640,23 @@ def _table_key(table: Any) -> int:
     if _CHECK_TABLES.get(key) is not table:
         if len(_CHECK_TABLES) >= _MAX_CHECK_TABLES:
             _CHECK_TABLES.clear()
-            for cache in (_VERIFIED, _REFUSED):
-                for old in [k for k in cache.keys() if k[1]]:
-                    cache.pop(old, None)
+            _VERIFIED.forget_house_rules()
+            _REFUSED.forget_house_rules()
         _CHECK_TABLES[key] = table
     return key
 
 
+def is_checked(sheet: Any, house_table: Any = None) -> bool:
+    """Whether ``sheet`` is known to read back under ``house_table`` (None: the shipped rules): read
+    from a file, or checked by a save or ``checks_ahead``."""
+    return (sheet, _table_key(house_table)) in _VERIFIED
+
+
 def _mark_verified(doc: Document) -> None:
     tables = {h.system: _table_key(h.table) for h in doc.house}
+    add = _VERIFIED.add
     for sheet in doc.sheets:
-        _VERIFIED[id(sheet), tables.get(sheet.system, 0)] = sheet
+        add(sheet, tables.get(sheet.system, 0))
 
 
 @functools.cache
@@ -1647,7 +1685,7 @@ def _check_group(sheet_type: Any, items: Sequence[tuple[Any, str]], under: _Unde
 
     One validation of the whole group first; only if it fails, one per sheet to find which.
     """
-    verified = _VERIFIED
+    add = _VERIFIED.add
     key, table = under.key, under.table
     try:
         made = _sheet_list(sheet_type).validate_json(
@@ -1663,7 +1701,7 @@ def _check_group(sheet_type: Any, items: Sequence[tuple[Any, str]], under: _Unde
         except (ValidationError, rules.SheetError):
             bad.append(i)
             continue
-        verified[id(sheet), key] = sheet
+        add(sheet, key)
     return bad
 
 
@@ -1677,7 +1715,7 @@ def _verify_sheets(doc: Document, texts: Sequence[str], name: str) -> None:
         found = under.get(system_id)
         if found is None:
             found = under[system_id] = _Under(doc.house_table(system_id))
-        if verified.get((id(sheet), found.key)) is sheet:
+        if (sheet, found.key) in verified:
             continue
         pending.setdefault(system_id, []).append((i, sheet, text))
     failed: list[tuple[int, Any, str]] = []
@@ -1702,18 +1740,18 @@ def _verify_sheets(doc: Document, texts: Sequence[str], name: str) -> None:
     raise _problem(name, issues)
 
 
-CHECK_AHEAD_BATCH = 32  # sheets checked between two looks at the clock (~1.5 ms)
+CHECK_AHEAD_BATCH = 32  # sheets checked in one step of ``checks_ahead`` (~1.5 ms)
 
 
-def check_ahead(sheets: Sequence[Any], house: Sequence[Any] = (), deadline: float | None = None) -> bool:
-    """Check, as the next save will, the sheets not yet known good, until ``deadline`` (a
-    ``time.perf_counter()`` value; None: all; one batch of ``CHECK_AHEAD_BATCH`` sheets at least);
-    True when none is left to check.
+def checks_ahead(sheets: Iterable[Any], house: Sequence[Any] = ()) -> Iterator[None]:
+    """Check, as the next save will, the sheets not yet known good: one step (a batch of
+    ``CHECK_AHEAD_BATCH`` sheets of one system) per item, so that idle time can stop between two.
 
     For idle time: the sheets the rules made (``rules.apply`` does not validate them) are checked
     while the user does nothing, so that saving finds them checked. The same check and the same
     memory as the save's (``_verify_sheets``): a sheet found bad here is left unmarked (and not tried
-    again here), and the save checks it and refuses it, saying why; nothing else changes.
+    again here), and the save checks it and refuses it, saying why; nothing else changes. Each sheet
+    is looked at once: start again (a new iterator) when the sheets change.
     """
     tables = {h.system: h.table for h in house}
     under: dict[str, _Under] = {}
@@ -1724,22 +1762,23 @@ def check_ahead(sheets: Sequence[Any], house: Sequence[Any] = (), deadline: floa
         found = under.get(system_id)
         if found is None:
             found = under[system_id] = _Under(tables.get(system_id))
-        ident = (id(sheet), found.key)
-        if verified.get(ident) is sheet or refused.get(ident) is sheet:
+        if (sheet, found.key) in verified or (sheet, found.key) in refused:
             continue
-        todo.setdefault(system_id, []).append(sheet)
-    batches = [
-        (under[system_id], group[start : start + CHECK_AHEAD_BATCH])
-        for system_id, group in todo.items()
-        for start in range(0, len(group), CHECK_AHEAD_BATCH)
-    ]
-    for n, (found, batch) in enumerate(batches):
-        if n and deadline is not None and time.perf_counter() >= deadline:
-            return False  # one batch at least per call: every call moves on
-        items = [(sheet, rules.sheet_to_json(sheet, indent=2)) for sheet in batch]
-        for j in _check_group(type(batch[0]), items, found):
-            refused[id(batch[j]), found.key] = batch[j]
-    return True
+        group = todo.setdefault(system_id, [])
+        group.append(sheet)
+        if len(group) >= CHECK_AHEAD_BATCH:
+            _check_ahead(group, found)
+            del todo[system_id]
+            yield
+    for system_id, group in todo.items():
+        _check_ahead(group, under[system_id])
+        yield
+
+
+def _check_ahead(batch: list[Any], under: _Under) -> None:
+    items = [(sheet, rules.sheet_to_json(sheet, indent=2)) for sheet in batch]
+    for j in _check_group(type(batch[0]), items, under):
+        _REFUSED.add(batch[j], under.key)
 
 
 def document_data(doc: Document) -> dict[str, Any]:

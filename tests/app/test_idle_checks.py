@@ -8,6 +8,7 @@ the old file intact), whether they ran or not.
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +30,7 @@ def window(make_window: Any) -> MainWindow:
 
 
 def _unchecked(sheets: list[Any]) -> list[Any]:
-    return [s for s in sheets if files._VERIFIED.get((id(s), 0)) is not s]
+    return [s for s in sheets if not files.is_checked(s)]
 
 
 def test_a_blow_to_a_whole_table_is_checked_in_idle_time_in_slices_and_the_save_checks_nothing(
@@ -43,20 +44,14 @@ def test_a_blow_to_a_whole_table_is_checked_in_idle_time_in_slices_and_the_save_
     sheets = [c.sheet for c in vm.state.creatures]
     assert len(_unchecked(sheets)) == 100, "the rules' sheets are not known good"
     assert window.controller.idle_checks.pending()
-    slices: list[int] = []
-    real = files.check_ahead
-
-    def counting(todo: Any, house: Any = (), deadline: Any = None) -> bool:
-        before = len(_unchecked(list(todo)))
-        done = real(todo, house, deadline)
-        slices.append(before - len(_unchecked(list(todo))))
-        return done
-
-    monkeypatch.setattr(files, "check_ahead", counting)
-    monkeypatch.setattr(controller, "IDLE_CHECK_SLICE_S", 0.0)  # one batch per slice
-    qtbot.waitUntil(lambda: not window.controller.idle_checks.pending(), timeout=10_000)
+    left: list[int] = [100]
+    idle = window.controller.idle_checks
+    idle.timer.timeout.connect(lambda: left.append(len(_unchecked(sheets))))  # after each slice
+    monkeypatch.setattr(controller, "IDLE_CHECK_SLICE_S", 0.0)  # one step per slice
+    qtbot.waitUntil(lambda: not idle.pending(), timeout=10_000)
+    slices = [a - b for a, b in itertools.pairwise(left)]
     assert _unchecked(sheets) == []
-    assert max(slices) <= files.CHECK_AHEAD_BATCH and len(slices) >= 100 // files.CHECK_AHEAD_BATCH
+    assert max(slices) <= files.CHECK_AHEAD_BATCH and len(slices) >= 100 // files.CHECK_AHEAD_BATCH, slices
     # The save finds them checked: no sheet validated again.
     checked: list[str] = []
     real_check = rules.check_sheet

@@ -478,7 +478,7 @@ def test_stale_temp_files_of_crashed_saves_are_removed_by_the_next_save(
 
 
 def test_checked_ahead_sheets_are_not_checked_again_on_saving(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``check_ahead`` (idle time, issue 15) is the save's check run earlier: what it found good the save
+    """``checks_ahead`` (idle time, issue 15) is the save's check run earlier: what it found good the save
     takes as checked; past its deadline it stops, and the save checks what is left."""
     hit = [
         rules.apply(rules.evolve(rules.demo_sheet(s), name=f"PNJ {s}"), rules.Damage(amount=1)).sheet
@@ -494,14 +494,14 @@ def test_checked_ahead_sheets_are_not_checked_again_on_saving(monkeypatch: pytes
     monkeypatch.setattr(rules, "check_sheet", counting)
     doc = files.Document("table", hit, [], "T")
     monkeypatch.setattr(files, "CHECK_AHEAD_BATCH", 1)
-    assert files.check_ahead(hit, deadline=0.0) is False  # the deadline is past: one batch, then it stops
+    steps = files.checks_ahead(hit)
+    next(steps)  # idle time may stop after any step
     assert len(checked) == 1
-    assert files.check_ahead(hit) is True
-    assert sorted(checked) == sorted(s.name for s in hit)
+    assert list(steps) and sorted(checked) == sorted(s.name for s in hit)
     checked.clear()
     files.encode_document(doc)
     assert checked == []
-    assert files.check_ahead(hit) is True and checked == []  # nothing left to do
+    assert list(files.checks_ahead(hit)) == [] and checked == []  # nothing left to do
 
 
 def test_a_sheet_found_bad_ahead_is_refused_on_saving_as_without_it(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -511,12 +511,12 @@ def test_a_sheet_found_bad_ahead_is_refused_on_saving_as_without_it(monkeypatch:
     with pytest.raises(files.FileProblem) as without:
         files.encode_document(doc)
     files._VERIFIED.clear()
-    assert files.check_ahead([good, bad]) is True
-    assert files._VERIFIED.get((id(good), 0)) is good and files._VERIFIED.get((id(bad), 0)) is None
+    assert len(list(files.checks_ahead([good, bad]))) == 2  # one step per system
+    assert files.is_checked(good) and not files.is_checked(bad)
     checked: list[str] = []
     real = rules.check_sheet
     monkeypatch.setattr(rules, "check_sheet", lambda s, t=None: checked.append(s.name) or real(s, t))
-    assert files.check_ahead([good, bad]) is True and checked == [], "a sheet found bad is not tried again ahead"
+    assert list(files.checks_ahead([good, bad])) == [] and checked == [], "a sheet found bad is not tried again"
     with pytest.raises(files.FileProblem) as ahead:
         files.encode_document(doc)
     assert ahead.value.message == without.value.message
