@@ -188,10 +188,11 @@ def _sheets_of(doc: OpenDocument) -> tuple[list[Any], list[Any]]:
 
 # Idle checks (issue 15: a first save of 1,000 NPCs right after a blow to all of them checked 1,000
 # sheets). They start once the user has left a document alone this long after a change (an edit's own
-# events, and the next keystroke of someone typing, are not slowed) and run in slices of at most
+# events, a blow's report and repaint even on a loaded machine, and the next action of someone at work
+# are not slowed) and run in slices of at most
 # ``IDLE_CHECK_SLICE_S`` (one batch of ``files.CHECK_AHEAD_BATCH`` sheets past it), the event loop
 # turning between two slices: a key pressed meanwhile waits one slice at most.
-IDLE_CHECK_DELAY_MS = 300
+IDLE_CHECK_DELAY_MS = 1000
 IDLE_CHECK_SLICE_S = 0.005
 
 
