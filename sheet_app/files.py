@@ -1695,25 +1695,29 @@ def _check_group(sheet_type: Any, items: Sequence[tuple[Any, str]], under: _Unde
     a reader will: validated by the system's model under the rule table, then its ``check``. The
     good ones are remembered (``_VERIFIED``); the positions in ``items`` of the others.
 
-    One validation of the whole group first; only if it fails, one per sheet to find which.
+    One validation of the whole group first; only if it fails, one per sheet to find which. The
+    collector is paused meanwhile: the group's new sheets, all alive until checked, would otherwise be
+    walked by collection after collection (they make no cycle, and go when checked).
     """
     add = _VERIFIED.add
     key, table = under.key, under.table
-    try:
-        made = _sheet_list(sheet_type).validate_json(
-            "[" + ",".join([text for _, text in items]) + "]", context=under.context
-        )
-    except ValidationError:
-        made = None
     bad: list[int] = []
-    for i, (sheet, text) in enumerate(items):
+    with _collector_paused():
         try:
-            model = made[i] if made is not None else sheet_type.model_validate_json(text, context=under.context)
-            rules.check_sheet(model, table)
-        except (ValidationError, rules.SheetError):
-            bad.append(i)
-            continue
-        add(sheet, key)
+            made = _sheet_list(sheet_type).validate_json(
+                "[" + ",".join([text for _, text in items]) + "]", context=under.context
+            )
+        except ValidationError:
+            made = None
+        for i, (sheet, text) in enumerate(items):
+            try:
+                model = made[i] if made is not None else sheet_type.model_validate_json(text, context=under.context)
+                rules.check_sheet(model, table)
+            except (ValidationError, rules.SheetError):
+                bad.append(i)
+                continue
+            add(sheet, key)
+        del made
     return bad
 
 
