@@ -120,9 +120,7 @@ class _RowDelegate(QStyledItemDelegate):
                 inner.end()
             self._pixmaps[full] = pixmap
             self._bytes += pixmap.width() * pixmap.height() * 4
-            while len(self._pixmaps) > 1 and (
-                len(self._pixmaps) > PIXMAPS_KEPT or self._bytes > PIXMAP_BYTES_KEPT
-            ):
+            while len(self._pixmaps) > 1 and (len(self._pixmaps) > PIXMAPS_KEPT or self._bytes > PIXMAP_BYTES_KEPT):
                 _key, old = self._pixmaps.popitem(last=False)
                 self._bytes -= old.width() * old.height() * 4
         else:
