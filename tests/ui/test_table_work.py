@@ -162,7 +162,7 @@ def test_a_thousand_bars_stay_kept_and_the_store_is_bounded_by_bytes(
     finally:
         painter.end()
     assert len(delegate._pixmaps) == 10 and delegate._bytes == 10 * bar_bytes
-    assert list(delegate._pixmaps)[0][0] == ("bar", 15)  # the oldest ones went first
+    assert next(iter(delegate._pixmaps))[0] == ("bar", 15)  # the oldest ones went first
 
 
 def test_a_bulk_action_titles_each_system_s_entries_once(monkeypatch: pytest.MonkeyPatch) -> None:
