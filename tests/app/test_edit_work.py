@@ -488,3 +488,144 @@ def test_a_wound_row_is_built_once_per_wound(
         fresh = WoundRows(view.vm)
         assert view.wounds.model.rows() == [original(fresh, i, w) for i, w in enumerate(fresh.stored())]
     assert added  # hits did add wounds
+
+
+# --- Sévérité's wound table (session 5) -------------------------------------------------------------------
+
+
+def test_the_wound_table_measures_its_columns_as_qt_does(qtbot: Any) -> None:
+    """The table keeps each distinct cell's width: a column's hint is still Qt's own, whatever the rows
+    (bold, empty, long, added, changed, removed), the font, or hidden rows (Qt's own is used then)."""
+    from PySide6.QtWidgets import QTableView
+
+    from ui.common.models import Row, RowsModel
+    from ui.sheet.wounds import WoundsTable
+
+    model = RowsModel(["Blessure", "Gravité", "Effet"])
+    table = WoundsTable()
+    qtbot.addWidget(table)
+    table.setModel(model)
+    table.setWordWrap(False)
+    table.resize(400, 200)
+    table.show()
+
+    def same() -> None:
+        for column in range(model.columnCount()):
+            assert table.sizeHintForColumn(column) == QTableView.sizeHintForColumn(table, column), column
+
+    same()  # no rows
+    rows = [
+        Row(1, ("Entaille (bras gauche)", "Sévérité 3", "")),
+        Row(2, ("Brûlure", "", "membre invalide ; ignorée jusqu'à la fin du Conflit"), colour="#b71c1c", bold=True),
+        Row(3, ("", "Sévérité 12", "")),
+    ]
+    model.set_rows(rows)
+    same()
+    model.set_rows([*rows, Row(4, ("Plaie profonde au flanc droit, très longue", "Sévérité 5", "saigne"))])
+    same()
+    model.set_rows([rows[1], Row(3, ("Brûlure", "Sévérité 1", ""), bold=True)])  # a wound gone, one changed
+    same()
+    font = table.font()
+    font.setPointSize(font.pointSize() + 4)
+    table.setFont(font)
+    same()
+    table.setShowGrid(False)
+    same()
+    table.setRowHidden(0, True)
+    same()
+
+
+def test_a_severite_hit_measures_only_the_new_cells_and_paints_the_table_once(
+    window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A fight's sheet holds dozens of wounds: a hit that adds one measures the new wound's cells only
+    (each column was measured over every row, twice per hit), resizes no column whose contents kept their
+    width (the stretched column was widened to its contents and narrowed back on every hit), and the window
+    is painted in one pass (the table was laid out by its zero timer, and painted again after it; a table
+    of more than seven rows keeps its height, so nothing else moves)."""
+    from PySide6.QtWidgets import QScrollBar, QStyledItemDelegate
+
+    from ui.sheet.sheet_view import Column
+
+    view = open_sheet(window, tmp_path, "severite")
+    assert view.wounds is not None
+    table = view.wounds.view
+    for _ in range(40):  # a fight, past the seven rows the table shows (it grows no more, it scrolls)
+        typed(view, "damage", "3")
+        settle()
+        if view.wounds.model.rowCount() > 8:
+            break
+    assert view.wounds.model.rowCount() > 8
+    measured: list[int] = []
+    original = QStyledItemDelegate.sizeHint
+
+    def counting(self: QStyledItemDelegate, option: Any, index: Any) -> Any:
+        measured.append(index.row())
+        return original(self, option, index)
+
+    monkeypatch.setattr(QStyledItemDelegate, "sizeHint", counting)
+    resized: list[tuple[int, int, int]] = []
+    table.horizontalHeader().sectionResized.connect(lambda i, old, new: resized.append((i, old, new)))
+    hits = 0
+    for _ in range(8):
+        rows = view.wounds.model.rowCount()
+        measured.clear()
+        resized.clear()
+        with passes() as found:
+            typed(view, "damage", "3")
+        if view.wounds.model.rowCount() == rows:
+            continue  # this hit added no wound
+        hits += 1
+        new = view.wounds.model.rowCount() - 1
+        assert set(measured) <= {new}, measured  # only the new wound's cells, never the others
+        assert len({i for i, _, _ in resized}) == len(resized), resized  # no column resized twice
+        # Painted once each, in one pass; only a column's scroll bar may follow (the column grew when a
+        # derived value took a second line).
+        painted = [p.painted for p in found if p.painted]
+        later = [w for p in painted[1:] for w in p]
+        assert not [w for w in later if not isinstance(w.parent(), Column) and not isinstance(w, QScrollBar)]
+        assert len(painted[0]) == len(set(painted[0]))
+    assert hits  # hits did add wounds
+
+
+def test_a_column_whose_panel_grows_places_its_panels_once(qtbot: Any) -> None:
+    """A panel that grows (a derived value on two lines) had the column's layout squeeze the panels into
+    the column's old height (the panel above shrank), then place them all again in the next pass: now the
+    column grows first, and its panels are placed once, where they end up."""
+    from PySide6.QtWidgets import QLabel, QVBoxLayout
+
+    from tests.app.test_edit_layout import watching
+    from ui.sheet.sheet_view import Column
+
+    holder = QWidget()
+    qtbot.addWidget(holder)
+    top = QLabel("Un panneau au-dessus\n" * 4)
+    grows = QLabel("Court.")
+    grows.setWordWrap(True)
+    column = Column([top, grows], widest=300, stretch=False)
+    QVBoxLayout(holder).addWidget(column)
+    holder.resize(260, 60)  # shorter than the panels: the column scrolls already, the panels keep their height
+    holder.show()
+    settle()
+    top_size = top.size()
+    resized: list[QObject] = []
+
+    class Sizes(QObject):
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+            if event.type() in (QEvent.Type.Resize, QEvent.Type.Move):
+                resized.append(watched)
+            return False
+
+    sizes = Sizes()
+    QApplication.instance().installEventFilter(sizes)  # type: ignore[union-attr]
+    try:
+        with watching():
+            grows.setText(
+                "Un texte bien plus long, qui prend maintenant plusieurs lignes dans la colonne étroite. " * 2
+            )
+            settle()
+    finally:
+        QApplication.instance().removeEventFilter(sizes)  # type: ignore[union-attr]
+    assert grows.height() >= grows.heightForWidth(grows.width())  # it got its height
+    assert top not in resized and top.size() == top_size  # the panel above was never squeezed
+    assert resized.count(grows) <= 2  # resized (and moved) once: not squeezed, then placed again
