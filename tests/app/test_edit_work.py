@@ -629,3 +629,64 @@ def test_a_column_whose_panel_grows_places_its_panels_once(qtbot: Any) -> None:
     assert grows.height() >= grows.heightForWidth(grows.width())  # it got its height
     assert top not in resized and top.size() == top_size  # the panel above was never squeezed
     assert resized.count(grows) <= 2  # resized (and moved) once: not squeezed, then placed again
+
+
+# --- the quick entry's mode (session 5) ---------------------------------------------------------------------
+
+
+def test_a_heal_switches_the_mode_without_a_new_style_sheet(
+    window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A heal goes back to « Dégâts »: each mode's tag is styled once and shown in turn, and the field's
+    frame takes the mode's colour from one style sheet (its « mode » property); a new style sheet on each
+    switch was a style, a palette and a font built again for the tag and the field."""
+    from PySide6.QtWidgets import QLabel
+
+    view = open_sheet(window, tmp_path, "d20")
+    quick = view.health.quick
+    for _ in range(2):  # every mode's tag made
+        typed(view, "damage", "1")
+        typed(view, "heal", "1")
+        settle()
+    sheets: list[QWidget] = []
+    real = QWidget.setStyleSheet
+
+    def counting(self: QWidget, sheet: str) -> None:
+        sheets.append(self)
+        real(self, sheet)
+
+    monkeypatch.setattr(QWidget, "setStyleSheet", counting)
+    monkeypatch.setattr(QLabel, "setStyleSheet", counting)
+    for mode, text in (("heal", "Soins"), ("damage", "Dégâts")):
+        quick.set_mode(mode)
+        settle()
+        assert quick.mode_tag.text() == text and quick.mode_tag.isVisible()
+        assert [t for t in quick.amount.findChildren(QLabel, "quickMode") if t.isVisible()] == [quick.mode_tag]
+    typed(view, "heal", "1")
+    settle()
+    assert quick.mode == "damage" and quick.mode_tag.text() == "Dégâts"
+    assert sheets == []
+
+
+def test_the_quick_entry_looks_as_its_style_sheets_said(window: MainWindow, tmp_path: Path) -> None:
+    """The field and its tag in each mode are the pixels of the style sheets set on each switch before."""
+    from ui.sheet.health import MODE_COLOURS
+
+    view = open_sheet(window, tmp_path, "d20")
+    quick = view.health.quick
+    amount = quick.amount
+    for mode in ("heal", "damage", "heal"):
+        quick.set_mode(mode)
+        settle()
+        ours = amount.grab().toImage()
+        colour = MODE_COLOURS[mode]
+        kept = amount.styleSheet(), quick.mode_tag.styleSheet()
+        amount.setStyleSheet(f"QLineEdit#quickAmount {{ border: 2px solid {colour}; border-radius: 3px; }}")
+        quick.mode_tag.setStyleSheet(
+            f"background: {colour}; color: white; border-radius: 3px; padding: 0px 4px; font-weight: bold;"
+        )
+        settle()
+        assert amount.grab().toImage() == ours, mode
+        amount.setStyleSheet(kept[0])
+        quick.mode_tag.setStyleSheet(kept[1])
+        settle()
