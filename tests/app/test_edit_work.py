@@ -690,3 +690,42 @@ def test_the_quick_entry_looks_as_its_style_sheets_said(window: MainWindow, tmp_
         amount.setStyleSheet(kept[0])
         quick.mode_tag.setStyleSheet(kept[1])
         settle()
+
+
+def test_odds_rows_that_come_together_are_placed_once(window: MainWindow, tmp_path: Path) -> None:
+    """A Sévérité hit can bring the Défis de Ténacité of several wounds to the odds panel at once: each row
+    shown had the panel's layout, then the column's, place everything again inside the edit, in the
+    panel's old height (the rows squeezed, then placed again; a dozen layouts of the middle column). The
+    rows are shown with the panel's layout disabled, and placed once, with the column."""
+    import dataclasses
+
+    from ui.sheet.odds import OddsPanel
+
+    view = open_sheet(window, tmp_path, "d20")
+    odds = view.odds
+    assert isinstance(odds, OddsPanel)
+    found = view.vm.odds
+    assert found.rolls  # the demo has a roll to show
+    first = found.rolls[0]
+    many = tuple(dataclasses.replace(first, subject=i, label=f"{first.label} {i}") for i in range(7))
+    resized: list[QObject] = []
+
+    class Sizes(QObject):
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+            if event.type() == QEvent.Type.Resize:
+                resized.append(watched)
+            return False
+
+    sizes = Sizes()
+    QApplication.instance().installEventFilter(sizes)  # type: ignore[union-attr]
+    try:
+        view.vm._odds = dataclasses.replace(found, rolls=many)
+        odds.refresh()
+        settle()
+    finally:
+        QApplication.instance().removeEventFilter(sizes)  # type: ignore[union-attr]
+    rows = [w for pair in odds.rows for w in pair]
+    assert len(odds.rows) == 7 and all(w.isVisibleTo(odds) and w.height() > 1 for w in rows)
+    assert resized.count(odds) == 1  # the panel grew once (it was six times, once per row)
+    # A new row: its first size, its place in the panel, its place once the panel grew (not once per row).
+    assert all(resized.count(w) <= 3 for w in rows), [(w.objectName(), resized.count(w)) for w in rows]
