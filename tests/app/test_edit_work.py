@@ -729,3 +729,13 @@ def test_odds_rows_that_come_together_are_placed_once(window: MainWindow, tmp_pa
     assert resized.count(odds) == 1  # the panel grew once (it was six times, once per row)
     # A new row: its first size, its place in the panel, its place once the panel grew (not once per row).
     assert all(resized.count(w) <= 3 for w in rows), [(w.objectName(), resized.count(w)) for w in rows]
+
+
+def test_fills_are_painted_by_the_gui_thread() -> None:
+    """Qt's thread pool for large fills is off (its hand-off cost more than the fills): set before any
+    window of the app is made, since Qt reads it once."""
+    import os
+
+    import ui.common  # noqa: F401 (the package sets it when imported)
+
+    assert os.environ.get("QT_NO_GUI_THREADPOOL")
