@@ -739,3 +739,32 @@ def test_fills_are_painted_by_the_gui_thread() -> None:
     import ui.common  # noqa: F401 (the package sets it when imported)
 
     assert os.environ.get("QT_NO_GUI_THREADPOOL")
+
+
+def test_a_severite_hit_that_makes_the_wound_table_taller_is_painted_once(window: MainWindow, tmp_path: Path) -> None:
+    """The table grows with its first seven wounds: its panel is laid out with the edit, so the column's
+    request comes before the window's paint (it came after: the window was painted twice, the first
+    time with the taller table over the panel's old height)."""
+    view = open_sheet(window, tmp_path, "severite")
+    assert view.wounds is not None
+    table = view.wounds.view
+    grew = 0
+    for _ in range(30):
+        height = table.height()
+        with passes() as found:
+            typed(view, "damage", "3")
+        if table.height() == height:
+            continue
+        grew += 1
+        painted = [p.painted for p in found if p.painted]
+        later = [w for p in painted[1:] for w in p]
+        # Nothing of the wounds' panel nor of its column is painted again later (the column's scroll bar may
+        # follow: its range follows the column's new height).
+        panel = view.wounds
+        middle = panel.parentWidget()
+        assert middle is not None
+        again = [w for w in later if w is middle or w is panel or panel.isAncestorOf(w)]
+        assert not again, [f"{type(w).__name__}:{w.objectName()}" for w in again]
+        if table.height() >= 7 * table.verticalHeader().defaultSectionSize():
+            break
+    assert grew

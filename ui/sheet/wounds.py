@@ -394,7 +394,16 @@ class WoundsPanel(QGroupBox):
         height = self.view.horizontalHeader().height() + rows * self.view.verticalHeader().defaultSectionSize()
         frame = 2 * self.view.frameWidth()
         scroll = self.view.horizontalScrollBar().sizeHint().height()
+        if self.view.height() == height + frame + scroll:
+            return
         self.view.setFixedHeight(height + frame + scroll)
+        layout = self.layout()
+        if layout is not None and self.isVisible():
+            # The panel laid out now, with the edit: its request to the column is then posted before the
+            # window's paint, and the column grows in the same pass. Left to the panel's own request, the
+            # column's came after the paint: the window was painted twice, the first time with the taller
+            # table over the panel's old height (issue 15).
+            layout.activate()
 
     def refresh(self) -> None:
         rows = self.builder.rows()
