@@ -133,8 +133,14 @@ _STATE_EVENTS = {"inconscient": "unconscious", "mourant": "dying", "chancelant":
 
 def _settle(old: SegmentsSheet, new: SegmentsSheet, rs: SegmentsRules, ctx: Context) -> SegmentsSheet:
     """After PV or nonlethal changed: dying ends, death comes, and the journal says the new state."""
-    # The sheets' fields are read from their ``__dict__`` (issue 15: a pydantic attribute is a slow lookup).
-    fields = new.__dict__
+    return _settled(old.__dict__, new, new.__dict__, rs, rs.memo, ctx)
+
+
+def _settled(
+    old_fields: dict[str, Any], new: SegmentsSheet, fields: dict[str, Any], rs: SegmentsRules, memo: Memo, ctx: Context
+) -> SegmentsSheet:
+    """``_settle`` for a handler that has the old sheet's fields, the new sheet's (its ``__dict__``) and the memo
+    (issue 15: a pydantic attribute is a slow lookup)."""
     if fields["current"] >= 0 and (fields["stabilised"] or fields["self_stabilise_turn"] is not None):
         new = evolve(new, stabilised=False, self_stabilise_turn=None)
         fields = new.__dict__
@@ -145,8 +151,7 @@ def _settle(old: SegmentsSheet, new: SegmentsSheet, rs: SegmentsRules, ctx: Cont
         why = f"{fmt_int(fields['current'])} PV : l'opposé de sa Constitution ({fields['constitution']}) est atteint"
         new = _die(new, rs, ctx, why, shows_points=True)
         fields = new.__dict__
-    memo = rs.memo
-    before = state_id(old.__dict__, memo)
+    before = state_id(old_fields, memo)
     after = state_id(fields, memo)
     if before != after and after != "mort":
         why = health_state(new, rs)[1]
@@ -178,9 +183,11 @@ def _hit(
     ctx: Context,
     nonlethal: bool = False,
     halved: bool = False,
+    memo: Memo | None = None,
 ) -> SegmentsSheet:
     """One hit of ``raw`` damage of types ``tags`` (a blow, a fall, flames, cold…; world harm ignores armour
-    class, not reductions): halving, reductions, resistance, temporary points, then PV."""
+    class, not reductions): halving, reductions, resistance, temporary points, then PV. ``memo``: the table's,
+    when the caller has it."""
     # The sheet's fields are read from its ``__dict__``, and the new sheet built from a copy of it (issue 15: a
     # pydantic attribute is a slow lookup).
     fields = sheet.__dict__
@@ -188,7 +195,8 @@ def _hit(
     if fields["dead"] or old_cur <= -con:
         ctx.say(f"{_name(sheet)} n'est plus en vie : {raw} dégâts sans effet.")
         return sheet
-    memo = rs.memo
+    if memo is None:
+        memo = rs.memo
     amount = raw
     kind = " non létaux" if nonlethal else ""
     # The line's steps, each after a space; when there is any, the line ends with « = » what is left.
@@ -245,7 +253,7 @@ def _hit(
             "segment reprend."
         )
         values["stabilised"] = False
-    return _settle(sheet, with_values(sheet, values), rs, ctx)
+    return _settled(fields, with_values(sheet, values), values, rs, memo, ctx)
 
 
 def _weapon_drop(sheet: SegmentsSheet, rs: SegmentsRules, ctx: Context) -> bool:
@@ -356,7 +364,7 @@ def damage(sheet: SegmentsSheet, action: Damage, ctx: Context) -> SegmentsSheet:
                 what += f" ({amount.detail})"
         if total < 0:
             raise Refused(f"Des dégâts négatifs ({total}) n'ont pas de sens : utilisez Soins.")
-        sheet = _hit(sheet, total, what, tags, rs, ctx, nonlethal, halves)
+        sheet = _hit(sheet, total, what, tags, rs, ctx, nonlethal, halves, memo)
         if not dropped and not (sheet.dead or sheet.current <= -sheet.constitution):
             dropped = _weapon_drop(sheet, rs, ctx)
     return sheet
@@ -382,7 +390,7 @@ def _restore(sheet: SegmentsSheet, amount: int, rs: SegmentsRules, ctx: Context,
     values = fields.copy()
     values["current"] = new_cur
     values["nonlethal"] = new_nl
-    return _settle(sheet, with_values(sheet, values), rs, ctx)
+    return _settled(fields, with_values(sheet, values), values, rs, memo, ctx)
 
 
 def heal(sheet: SegmentsSheet, action: Heal, ctx: Context) -> SegmentsSheet:
