@@ -127,3 +127,14 @@ def test_a_fatigue_degree_that_hides_the_points_hides_them() -> None:
     tired = rules.new_sheet("segments", name="Essai", constitution=10, current=10, base_maximum=20, fatigue=1)
     told = rules.apply(tired, rules.Damage(amount=3), random.Random(1), rules_table=table)
     assert told.log == ("Coup : 3 dégâts → PV 10 → 7.",)
+
+
+def test_healed_to_exactly_zero_ends_the_stabilisation() -> None:
+    """« Un personnage à moins de zéro point de vie est hors combat » : stabilised is a state below zero only; a
+    heal that brings a stabilised character to exactly 0 PV ends it (Chancelant, no longer stabilised)."""
+    sheet = rules.new_sheet(
+        "segments", name="Essai", constitution=10, current=-3, base_maximum=20, stabilised=True, clock=60
+    )
+    outcome = rules.apply(sheet, rules.Heal(amount=3), random.Random(1))
+    assert outcome.sheet.current == 0 and outcome.sheet.stabilised is False
+    assert rules.derive(outcome.sheet).state == "chancelant"
