@@ -138,3 +138,14 @@ def test_healed_to_exactly_zero_ends_the_stabilisation() -> None:
     outcome = rules.apply(sheet, rules.Heal(amount=3), random.Random(1))
     assert outcome.sheet.current == 0 and outcome.sheet.stabilised is False
     assert rules.derive(outcome.sheet).state == "chancelant"
+
+
+def test_only_the_surprise_state_brings_segments_of_surprise() -> None:
+    """Surpris: « démarre plus loin dans sa fenêtre, du nombre de segments de surprise accordés aux agresseurs »;
+    another state set brings none."""
+    sheet = rules.new_sheet("segments", name="Essai", constitution=10, current=10, base_maximum=20)
+    scared = rules.apply(sheet, rules.SetCondition(condition="effraye"), random.Random(1))
+    assert scared.log == ("État Effrayé ajouté.",) and scared.sheet.surprise_segments == 0
+    surprised = rules.apply(sheet, rules.SetCondition(condition="surpris"), random.Random(1))
+    assert surprised.log == ("État Surpris ajouté (1 segment de surprise).",)
+    assert surprised.sheet.surprise_segments == 1
