@@ -149,3 +149,11 @@ def test_only_the_surprise_state_brings_segments_of_surprise() -> None:
     surprised = rules.apply(sheet, rules.SetCondition(condition="surpris"), random.Random(1))
     assert surprised.log == ("État Surpris ajouté (1 segment de surprise).",)
     assert surprised.sheet.surprise_segments == 1
+
+
+def test_setting_the_fatigue_degree_already_reached_says_so() -> None:
+    """« un personnage déjà fatigué qui se fatigue encore devient épuisé » is ``AddFatigue``; setting the degree the
+    character is already at (Fatigué on a Fatigué character) changes nothing and says so."""
+    sheet = rules.new_sheet("segments", name="Essai", constitution=10, current=5, base_maximum=20, fatigue=1)
+    outcome = rules.apply(sheet, rules.SetCondition(condition="fatigue"), random.Random(1))
+    assert outcome.log == ("Fatigué : déjà Fatigué.",) and outcome.sheet is sheet
