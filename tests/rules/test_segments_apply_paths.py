@@ -157,3 +157,16 @@ def test_setting_the_fatigue_degree_already_reached_says_so() -> None:
     sheet = rules.new_sheet("segments", name="Essai", constitution=10, current=5, base_maximum=20, fatigue=1)
     outcome = rules.apply(sheet, rules.SetCondition(condition="fatigue"), random.Random(1))
     assert outcome.log == ("Fatigué : déjà Fatigué.",) and outcome.sheet is sheet
+
+
+def test_taking_surprise_off_ends_its_counters_and_only_then() -> None:
+    """Surpris « démarre plus loin dans sa fenêtre, du nombre de segments de surprise accordés aux agresseurs »:
+    its segments and its counter go with it when it is taken off, not when another state is."""
+    sheet = rules.new_sheet("segments", name="Essai", constitution=10, current=10, base_maximum=20)
+    rng = random.Random(1)
+    sheet = rules.apply(sheet, rules.SetCondition(condition="surpris"), rng).sheet
+    sheet = rules.apply(sheet, rules.SetCondition(condition="effraye"), rng).sheet
+    calm = rules.apply(sheet, rules.SetCondition(condition="effraye", active=False), rng).sheet
+    assert calm.conditions == ("surpris",) and calm.surprise_segments == 1
+    over = rules.apply(calm, rules.SetCondition(condition="surpris", active=False), rng).sheet
+    assert over.conditions == () and over.surprise_segments == 0 and over.surprised_for == 0
