@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from rules.model import Derived, Explained, Term, explained_modifier, explained_sum, fmt_int, plural
 from rules.systems.segments.sheet import (
@@ -16,7 +16,7 @@ from rules.systems.segments.sheet import (
     parse_resistance,
     reduction_text,
 )
-from rules.systems.segments.table import SYSTEM_ID, LightLevel, SegmentsRules
+from rules.systems.segments.table import SYSTEM_ID, LightLevel, Memo, SegmentsRules
 
 
 def _name(sheet: SegmentsSheet) -> str:
@@ -92,24 +92,33 @@ def points_hidden_by(known: Iterable[str], rs: SegmentsRules) -> list[str]:
 
 def points_hidden(sheet: SegmentsSheet, rs: SegmentsRules) -> bool:
     """Whether the player must not read this character's PV (Engourdi: « on ignore son propre total »)."""
-    memo = rs.memo
+    return hidden_under(sheet.__dict__["conditions"], sheet, rs, rs.memo)
+
+
+def hidden_under(conditions: tuple[str, ...], sheet: SegmentsSheet, rs: SegmentsRules, memo: Memo) -> bool:
+    """``points_hidden`` for a handler that has read the sheet's set states (``conditions``) and the memo."""
     if memo.hides_only_when_set:
-        return not memo.hide_roots.isdisjoint(sheet.conditions)
+        return not memo.hide_roots.isdisjoint(conditions)
     return not memo.hides.isdisjoint(effective_conditions(sheet, rs))
 
 
 def health_state_id(sheet: SegmentsSheet, rs: SegmentsRules) -> str:
     """The id of ``health_state``, without its explanation (the rules ask for it after every change)."""
-    cur = sheet.current
-    if cur > 0 and sheet.nonlethal <= cur and not sheet.dead:
+    return state_id(sheet.__dict__, rs.memo)
+
+
+def state_id(fields: dict[str, Any], memo: Memo) -> str:
+    """``health_state_id`` from a sheet's fields (``sheet.__dict__``, read by key: issue 15, an attribute of a
+    pydantic model takes CPython's slow path) and its table's memo."""
+    cur = fields["current"]
+    if cur > 0 and fields["nonlethal"] <= cur and not fields["dead"]:
         # Standing (the Constitution is at least 1, so −CON is not reached): the case of most actions.
-        num, den = rs.health.wounded_fraction
-        return "blesse" if cur * den <= sheet.base_maximum * num else "en_forme"
-    if sheet.dead or cur <= -sheet.constitution:
+        return "blesse" if cur * memo.wounded_den <= fields["base_maximum"] * memo.wounded_num else "en_forme"
+    if fields["dead"] or cur <= -fields["constitution"]:
         return "mort"
     if cur < 0:
-        return "stabilise" if sheet.stabilised else "mourant"
-    if sheet.nonlethal > cur:
+        return "stabilise" if fields["stabilised"] else "mourant"
+    if fields["nonlethal"] > cur:
         return "inconscient"
     return "chancelant"
 
@@ -249,18 +258,24 @@ class HitPlan(NamedTuple):
 
 def hit_plan(sheet: SegmentsSheet, rs: SegmentsRules, tags: frozenset[str]) -> HitPlan:
     """Reductions and resistance against a hit of these types, read once per hit (shared: read only)."""
+    return plan_of(sheet.__dict__, sheet, rs, rs.memo, tags)
+
+
+def plan_of(
+    fields: dict[str, Any], sheet: SegmentsSheet, rs: SegmentsRules, memo: Memo, tags: frozenset[str]
+) -> HitPlan:
+    """``hit_plan`` for a handler that has read the sheet's fields (``sheet.__dict__``) and the memo."""
     key = (
-        "plan",
-        sheet.armour,
-        sheet.shield,
-        sheet.natural_armour,
-        sheet.damage_reductions,
-        sheet.energy_resistances,
+        fields["armour"],
+        fields["shield"],
+        fields["natural_armour"],
+        fields["damage_reductions"],
+        fields["energy_resistances"],
         tags,
     )
-    found: HitPlan | None = rs.memo.get(key)
+    found: HitPlan | None = memo.plans.get(key)
     if found is None:
-        found = rs.memo.put(key, _hit_plan(sheet, rs, tags))
+        found = memo.keep(memo.plans, key, _hit_plan(sheet, rs, tags))
     return found
 
 

@@ -21,7 +21,7 @@ from rules.actions import (
     Stabilise,
 )
 from rules.errors import Refused
-from rules.model import MAX_POINTS, Context, evolve, fmt_int, plural, signed
+from rules.model import MAX_POINTS, Context, evolve, fmt_int, plural, signed, with_values
 from rules.systems.segments.actions import (
     AddFatigue,
     Extinguish,
@@ -43,9 +43,11 @@ from rules.systems.segments.derive import (
     fatigue_label,
     health_state,
     health_state_id,
-    hit_plan,
+    hidden_under,
     is_dead,
+    plan_of,
     points_hidden,
+    state_id,
     surprise_segments,
 )
 from rules.systems.segments.sheet import (
@@ -57,7 +59,7 @@ from rules.systems.segments.sheet import (
     _choices,
     _metres,
 )
-from rules.systems.segments.table import SegmentsRules
+from rules.systems.segments.table import Memo, SegmentsRules
 
 # --------------------------------------------------------------------------------------------------
 # What the player may read
@@ -131,15 +133,26 @@ _STATE_EVENTS = {"inconscient": "unconscious", "mourant": "dying", "chancelant":
 
 def _settle(old: SegmentsSheet, new: SegmentsSheet, rs: SegmentsRules, ctx: Context) -> SegmentsSheet:
     """After PV or nonlethal changed: dying ends, death comes, and the journal says the new state."""
-    if new.current >= 0 and (new.stabilised or new.self_stabilise_turn is not None):
+    return _settled(old.__dict__, new, new.__dict__, rs, rs.memo, ctx)
+
+
+def _settled(
+    old_fields: dict[str, Any], new: SegmentsSheet, fields: dict[str, Any], rs: SegmentsRules, memo: Memo, ctx: Context
+) -> SegmentsSheet:
+    """``_settle`` for a handler that has the old sheet's fields, the new sheet's (its ``__dict__``) and the memo
+    (issue 15: a pydantic attribute is a slow lookup)."""
+    if fields["current"] >= 0 and (fields["stabilised"] or fields["self_stabilise_turn"] is not None):
         new = evolve(new, stabilised=False, self_stabilise_turn=None)
-    if new.nonlethal == 0 and new.nonlethal_for:
+        fields = new.__dict__
+    if fields["nonlethal"] == 0 and fields["nonlethal_for"]:
         new = evolve(new, nonlethal_for=0)
-    if not new.dead and new.current <= -new.constitution:
-        why = f"{fmt_int(new.current)} PV : l'opposé de sa Constitution ({new.constitution}) est atteint"
+        fields = new.__dict__
+    if not fields["dead"] and fields["current"] <= -fields["constitution"]:
+        why = f"{fmt_int(fields['current'])} PV : l'opposé de sa Constitution ({fields['constitution']}) est atteint"
         new = _die(new, rs, ctx, why, shows_points=True)
-    before = health_state_id(old, rs)
-    after = health_state_id(new, rs)
+        fields = new.__dict__
+    before = state_id(old_fields, memo)
+    after = state_id(fields, memo)
     if before != after and after != "mort":
         why = health_state(new, rs)[1]
         line = f"{_name(new)} : {rs.health_states[before].label} → {rs.health_states[after].label}"
@@ -170,13 +183,20 @@ def _hit(
     ctx: Context,
     nonlethal: bool = False,
     halved: bool = False,
+    memo: Memo | None = None,
 ) -> SegmentsSheet:
     """One hit of ``raw`` damage of types ``tags`` (a blow, a fall, flames, cold…; world harm ignores armour
-    class, not reductions): halving, reductions, resistance, temporary points, then PV."""
-    old_cur, old_nl, con = sheet.current, sheet.nonlethal, sheet.constitution
-    if sheet.dead or old_cur <= -con:
+    class, not reductions): halving, reductions, resistance, temporary points, then PV. ``memo``: the table's,
+    when the caller has it."""
+    # The sheet's fields are read from its ``__dict__``, and the new sheet built from a copy of it (issue 15: a
+    # pydantic attribute is a slow lookup).
+    fields = sheet.__dict__
+    old_cur, old_nl, con = fields["current"], fields["nonlethal"], fields["constitution"]
+    if fields["dead"] or old_cur <= -con:
         ctx.say(f"{_name(sheet)} n'est plus en vie : {raw} dégâts sans effet.")
         return sheet
+    if memo is None:
+        memo = rs.memo
     amount = raw
     kind = " non létaux" if nonlethal else ""
     # The line's steps, each after a space; when there is any, the line ends with « = » what is left.
@@ -184,7 +204,7 @@ def _hit(
     if halved:
         amount //= 2
         steps = " ÷ 2 (sauvegarde réussie)"
-    plan = hit_plan(sheet, rs, tags)
+    plan = plan_of(fields, sheet, rs, memo, tags)
     if plan.reduction and amount:
         cut = min(amount, plan.reduction)
         amount -= cut
@@ -194,7 +214,7 @@ def _hit(
         cut = min(amount, plan.resistance)
         amount -= cut
         steps += f" − {cut} (résistance {plan.energy} {plan.resistance})"
-    temporary = sheet.temporary
+    temporary = fields["temporary"]
     absorbed = min(temporary, amount)
     rest = amount - absorbed
     if absorbed:
@@ -218,26 +238,22 @@ def _hit(
             line += f", l'excédent de {excess} devient létal : PV {fmt_int(old_cur)} → {fmt_int(new_cur)}{floor}"
     else:
         line += f" → PV {fmt_int(old_cur)} → {fmt_int(new_cur)}{floor}"
-    if points_hidden(sheet, rs):
+    if hidden_under(fields["conditions"], sheet, rs, memo):
         _tell(ctx, True, line + ".", f"{what} : {raw} dégâts{kind} encaissés ({hidden_note(sheet, rs)}).")
     else:
         ctx.say(line + ".")
-    if (
-        sheet.stabilised
-        and new_cur < old_cur
-        and new_cur < 0
-        and rs.dying.damage_breaks_stabilisation
-        and not sheet.dead
-        and new_cur > -con
-    ):
+    values = fields.copy()
+    values["temporary"] = temporary - absorbed
+    values["current"] = new_cur
+    values["nonlethal"] = new_nl
+    # (The sheet is alive: see above.)
+    if fields["stabilised"] and new_cur < old_cur and new_cur < 0 and memo.breaks_stabilisation and new_cur > -con:
         ctx.say(
             f"Les nouveaux dégâts rompent la stabilisation : la perte de {rs.dying.loss_per_segment} PV par "
             "segment reprend."
         )
-        new = evolve(sheet, temporary=temporary - absorbed, current=new_cur, nonlethal=new_nl, stabilised=False)
-    else:
-        new = evolve(sheet, temporary=temporary - absorbed, current=new_cur, nonlethal=new_nl)
-    return _settle(sheet, new, rs, ctx)
+        values["stabilised"] = False
+    return _settled(fields, with_values(sheet, values), values, rs, memo, ctx)
 
 
 def _weapon_drop(sheet: SegmentsSheet, rs: SegmentsRules, ctx: Context) -> bool:
@@ -303,35 +319,40 @@ def _fatigue_to(
 
 
 def _alive(sheet: SegmentsSheet, what: str) -> None:
-    if sheet.dead or sheet.current <= -sheet.constitution:  # ``is_dead``
+    fields = sheet.__dict__
+    if fields["dead"] or fields["current"] <= -fields["constitution"]:  # ``is_dead``
         raise Refused(f"{_name(sheet)} n'est plus en vie : {what} impossible.")
 
 
 def damage(sheet: SegmentsSheet, action: Damage, ctx: Context) -> SegmentsSheet:
     rs: SegmentsRules = ctx.ruleset
-    tags, unknown = rs.memo.damage_type(action.damage_type)
+    memo = rs.memo
+    # The action's fields are read from its ``__dict__`` (issue 15: a pydantic attribute is a slow lookup).
+    asked = action.__dict__
+    tags, unknown = memo.damage_type(asked["damage_type"])
     if unknown:
         # An unknown or misspelt type would silently be a plain blow (« fue » meets the armour): refused.
         names = ", ".join(f"« {t} »" for t in unknown)
         raise Refused(f"Type de dégâts inconnu : {names} (types connus : {', '.join(rs.damage_types)}).")
-    if action.spell_check is not None and sheet.magic_resistance > 0:
+    spell_check = asked["spell_check"]
+    if spell_check is not None and sheet.magic_resistance > 0:
         score = sheet.magic_resistance
         # « Atteindre le score suffit. En cas d'échec, le sort échoue entièrement : pas de jet de
         #   sauvegarde, pas de demi-dégâts, rien. »
-        if action.spell_check < score:
+        if spell_check < score:
             ctx.say(
-                f"Résistance à la magie {score} : le lanceur obtient {action.spell_check}, le sort échoue "
+                f"Résistance à la magie {score} : le lanceur obtient {spell_check}, le sort échoue "
                 "entièrement (pas de jet de sauvegarde, pas de demi-dégâts, rien)."
             )
             ctx.event("spell_resisted")
             return sheet
-        ctx.say(f"Résistance à la magie {score} percée ({action.spell_check} atteint {score}).")
+        ctx.say(f"Résistance à la magie {score} percée ({spell_check} atteint {score}).")
     # Hits change points, never states: whether a state may make the weapon drop is known once (no such state
     # set: nothing to drop, as if already dropped).
-    memo = rs.memo
     dropped = not memo.drops or (memo.drops_only_when_set and memo.drop_roots.isdisjoint(sheet.conditions))
-    hits = action.hits
-    given = action.amount
+    hits = asked["hits"]
+    given = asked["amount"]
+    nonlethal, halves = asked["nonlethal"], asked["save_halves"]
     for number in range(1, hits + 1):
         what = f"Coup {number}/{hits}" if hits > 1 else "Coup"
         if type(given) is int:  # a number given as such: what ``ctx.amount`` would say of it
@@ -343,27 +364,33 @@ def damage(sheet: SegmentsSheet, action: Damage, ctx: Context) -> SegmentsSheet:
                 what += f" ({amount.detail})"
         if total < 0:
             raise Refused(f"Des dégâts négatifs ({total}) n'ont pas de sens : utilisez Soins.")
-        sheet = _hit(sheet, total, what, tags, rs, ctx, action.nonlethal, action.save_halves)
+        sheet = _hit(sheet, total, what, tags, rs, ctx, nonlethal, halves, memo)
         if not dropped and not (sheet.dead or sheet.current <= -sheet.constitution):
             dropped = _weapon_drop(sheet, rs, ctx)
     return sheet
 
 
 def _restore(sheet: SegmentsSheet, amount: int, rs: SegmentsRules, ctx: Context, what: str) -> SegmentsSheet:
-    top, cur, nonlethal = sheet.base_maximum, sheet.current, sheet.nonlethal
+    # Read from the sheet's ``__dict__``, the new sheet built from a copy of it (issue 15, as ``_hit``).
+    fields = sheet.__dict__
+    memo = rs.memo
+    top, cur, nonlethal = fields["base_maximum"], fields["current"], fields["nonlethal"]
     gained = max(0, min(amount, top - cur))
     new_cur = cur + gained
-    new_nl = max(0, nonlethal - amount) if rs.nonlethal.heal_removes_nonlethal else nonlethal
+    new_nl = max(0, nonlethal - amount) if memo.heal_removes_nonlethal else nonlethal
     line = f"{what} : PV {fmt_int(cur)} → {fmt_int(new_cur)}"
     if gained < amount:
         line += f" (maximum {top} atteint)"
     if new_nl != nonlethal:
         line += f" ; non létaux {nonlethal} → {new_nl}"
-    if points_hidden(sheet, rs):
+    if hidden_under(fields["conditions"], sheet, rs, memo):
         _tell(ctx, True, line + ".", f"{what} : {hidden_note(sheet, rs)}.")
     else:
         ctx.say(line + ".")
-    return _settle(sheet, evolve(sheet, current=new_cur, nonlethal=new_nl), rs, ctx)
+    values = fields.copy()
+    values["current"] = new_cur
+    values["nonlethal"] = new_nl
+    return _settled(fields, with_values(sheet, values), values, rs, memo, ctx)
 
 
 def heal(sheet: SegmentsSheet, action: Heal, ctx: Context) -> SegmentsSheet:
@@ -414,53 +441,62 @@ def _known_states(rs: SegmentsRules) -> str:
     return ", ".join(r.label for c, r in rs.conditions.items() if c not in rs.fatigue.levels)
 
 
-def _surprise_changes(rs: SegmentsRules, conditions: tuple[str, ...]) -> dict[str, Any]:
+def _surprise_changes(memo: Memo, conditions: tuple[str, ...]) -> dict[str, Any]:
     """Surpris just ended (its counters go back to 0) when no surprise state remains in ``conditions``."""
-    if not rs.memo.surprises.isdisjoint(conditions):
+    if not memo.surprises.isdisjoint(conditions):
         return {}
     return {"surprise_segments": 0, "surprised_for": 0}
 
 
 def set_condition(sheet: SegmentsSheet, action: SetCondition, ctx: Context) -> SegmentsSheet:
     rs: SegmentsRules = ctx.ruleset
-    cid = action.condition
-    if cid not in rs.conditions:
+    memo = rs.memo
+    # The action's and the sheet's fields are read from their ``__dict__`` (issue 15: a pydantic attribute is a
+    # slow lookup), the table's from its memo.
+    asked = action.__dict__
+    cid = asked["condition"]
+    label = memo.labels.get(cid)
+    if label is None:
         raise Refused(f"État inconnu : « {cid} » (états : {_known_states(rs)}).")
-    rule = rs.conditions[cid]
-    label = rule.label
-    if cid in rs.fatigue.levels:
-        if not action.active:
+    fields = sheet.__dict__
+    if cid in memo.fatigue_levels:
+        if not asked["active"]:
             raise Refused(
                 "Seul le repos dissipe la fatigue : prenez un repos, ou corrigez le degré sur l'échelle de fatigue."
             )
         _alive(sheet, "se fatiguer")
-        level = rs.fatigue.levels.index(cid) + 1
-        if sheet.fatigue >= level:
-            ctx.say(f"{label} : déjà {fatigue_label(sheet.fatigue, rs)}.")
+        level = memo.fatigue_levels.index(cid) + 1
+        if fields["fatigue"] >= level:
+            ctx.say(f"{label} : déjà {fatigue_label(fields['fatigue'], rs)}.")
             return sheet
         return _fatigue_to(sheet, level, rs, ctx, label)
-    if action.active:
-        if cid in sheet.conditions:
+    conditions = fields["conditions"]
+    if asked["active"]:
+        if cid in conditions:
             ctx.say(f"{label} : déjà en place.")
             return sheet
         _alive(sheet, "changer d'état")
-        changes: dict[str, object] = {"conditions": tuple(sorted({*sheet.conditions, cid}))}
+        values = fields.copy()
+        values["conditions"] = tuple(sorted({*conditions, cid}))
         line = f"État {label} ajouté"
-        if rule.surprise:
+        if cid in memo.surprises:
             segments = surprise_segments(sheet, rs)
-            changes["surprise_segments"] = segments
+            values["surprise_segments"] = segments
             line += f" ({plural(segments, 'segment')} de surprise)"
         ctx.say(line + ".")
-        return evolve(sheet, **changes)
-    if cid not in sheet.conditions:
+        return with_values(sheet, values)
+    if cid not in conditions:
         implied = effective_conditions(sheet, rs).get(cid)
         if implied:
             raise Refused(f"{label} {implied} : changez-en d'abord la cause.")
         ctx.say(f"{label} : n'était pas en place.")
         return sheet
     ctx.say(f"État {label} retiré.")
-    remaining = tuple([c for c in sheet.conditions if c != cid])
-    return evolve(sheet, conditions=remaining, **_surprise_changes(rs, remaining))
+    remaining = tuple([c for c in conditions if c != cid])
+    values = fields.copy()
+    values["conditions"] = remaining
+    values.update(_surprise_changes(memo, remaining))
+    return with_values(sheet, values)
 
 
 def clear_conditions(sheet: SegmentsSheet, action: ClearConditions, ctx: Context) -> SegmentsSheet:
@@ -566,7 +602,7 @@ def set_surprise(sheet: SegmentsSheet, action: SetSurprise, ctx: Context) -> Seg
     if action.segments == 0:
         ctx.say("La surprise prend fin.")
         remaining = tuple(c for c in sheet.conditions if c != cid)
-        return evolve(sheet, conditions=remaining, **_surprise_changes(rs, remaining))
+        return evolve(sheet, conditions=remaining, **_surprise_changes(rs.memo, remaining))
     _alive(sheet, "la surprise")
     # « démarre plus loin dans sa fenêtre, du nombre de segments de surprise accordés aux agresseurs »
     ctx.say(f"{rs.conditions[cid].label} : démarre {plural(action.segments, 'segment')} plus loin dans sa fenêtre.")
@@ -762,7 +798,7 @@ def prepare_edit(sheet: SegmentsSheet, data: dict[str, Any]) -> dict[str, Any]:
         reset("nonlethal_for", 0)
     conditions = data.get("conditions")
     if isinstance(conditions, (list, tuple)) and all(isinstance(c, str) for c in conditions):
-        for key, value in _surprise_changes(rules_table(), tuple(conditions)).items():
+        for key, value in _surprise_changes(rules_table().memo, tuple(conditions)).items():
             reset(key, value)
     return data
 

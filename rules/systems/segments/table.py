@@ -392,7 +392,17 @@ class Memo:
         self.energies = frozenset(k for k, v in rs.damage_types.items() if v.energy)
         self.types = frozenset(rs.damage_types)
         self.surprises = frozenset(c for c, r in rs.conditions.items() if r.surprise)
+        # The table's figures an action reads every time, kept as plain attributes (issue 15: an attribute of a
+        # pydantic model takes CPython's slow path, ~250 machine instructions; a plain object's does not).
+        self.wounded_num, self.wounded_den = rs.health.wounded_fraction
+        self.breaks_stabilisation = rs.dying.damage_breaks_stabilisation
+        self.heal_removes_nonlethal = rs.nonlethal.heal_removes_nonlethal
+        self.conditions = rs.conditions
+        self.fatigue_levels = rs.fatigue.levels
+        self.labels = {c: r.label for c, r in rs.conditions.items()}
         self._values: dict[tuple[Any, ...], Any] = {}
+        # A hit's plan by (armour, shield, natural armour, reductions, resistances, the hit's types): ``hit_plan``.
+        self.plans: dict[tuple[Any, ...], Any] = {}
         self._types: dict[str | None, tuple[frozenset[str], list[str]]] = {}
 
     def damage_type(self, text: str | None) -> tuple[frozenset[str], list[str]]:
@@ -425,7 +435,11 @@ class Memo:
         return self._values.get(key)
 
     def put(self, key: tuple[Any, ...], value: Any) -> Any:
-        if len(self._values) >= self.LIMIT:
-            self._values.clear()
-        self._values[key] = value
+        return self.keep(self._values, key, value)
+
+    def keep(self, store: dict[Any, Any], key: Any, value: Any) -> Any:
+        """``value`` kept in ``store`` (one of this memo's dicts) under ``key``; a full store starts again."""
+        if len(store) >= self.LIMIT:
+            store.clear()
+        store[key] = value
         return value
