@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+import rules
 from rules import dice
 from rules.model import Context
 
@@ -49,7 +50,7 @@ def test_a_number_given_as_such_is_its_own_roll_and_never_bounded() -> None:
     assert ctx.amount(7, "Dégâts") == dice.Roll("7", 7, "7", True)
     assert ctx.amount(-4, "Dégâts") == dice.Roll("-4", -4, "-4", True)
     assert ctx.amount(True, "Dégâts") == dice.Roll("True", True, "True", True)
-    assert ctx.rolls == []
+    assert not ctx.rolls
 
 
 def test_a_rolled_total_below_the_minimum_is_still_held() -> None:
@@ -57,3 +58,18 @@ def test_a_rolled_total_below_the_minimum_is_still_held() -> None:
     assert ctx.amount("1d4-10", "Dégâts").total == 0
     assert ctx.amount("1d4-10", "Sévérité", minimum=None).total < 0
     assert ctx.amount("1d4+5", "Dégâts", minimum=7).total >= 7
+
+
+def test_an_outcome_holds_tuples_whatever_the_context_held() -> None:
+    """The Context keeps its rolls and events as an empty tuple until the first one (issue 15); the outcome
+    holds tuples either way, each roll and event once, in order."""
+    quiet = rules.apply(rules.demo_sheet("douaratil"), rules.Heal(amount=1), random.Random(0))
+    assert quiet.rolls == () and quiet.events == () and type(quiet.log) is tuple
+    ctx = Context(random.Random(3), None)
+    first, second = ctx.dice(1, 6, "Test"), ctx.amount("2d6", "Dégâts")
+    ctx.event("critical")
+    ctx.event("died")
+    ctx.event("critical")
+    out = ctx.finish(rules.demo_sheet("douaratil"))
+    assert out.rolls == (first, second) and out.events == ("critical", "died")
+    assert type(out.rolls) is tuple and type(out.events) is tuple
