@@ -110,3 +110,18 @@ def test_an_outcome_holds_tuples_whatever_the_context_held() -> None:
     out = ctx.finish(rules.demo_sheet("douaratil"))
     assert out.rolls == (first, second) and out.events == ("critical", "died")
     assert type(out.rolls) is tuple and type(out.events) is tuple
+
+
+@pytest.mark.parametrize("system_id", ["douaratil", "d20", "segments", "severite"])
+def test_a_sheet_an_action_copies_keeps_what_was_set_and_nothing_extra(system_id: str) -> None:
+    """``evolve`` is ``model_copy(update=…)`` without its cost: the copy keeps the fields set of the sheet it comes
+    from (what ``exclude_unset`` writes), no extra fields and no private values, and equals the same copy made
+    by pydantic (the mutant that drops one of the four slot stores)."""
+    sheet = rules.demo_sheet(system_id)
+    new = rules.evolve(sheet, name="Autre nom")
+    assert new.model_fields_set == sheet.model_fields_set
+    assert new.model_dump(exclude_unset=True) == {**sheet.model_dump(exclude_unset=True), "name": "Autre nom"}
+    assert new.__pydantic_extra__ is None and new.__pydantic_private__ is None
+    assert new == sheet.model_copy(update={"name": "Autre nom"})
+    hit = rules.apply(sheet, rules.Damage(amount=1), random.Random(0)).sheet
+    assert hit.model_fields_set == sheet.model_fields_set
