@@ -53,7 +53,7 @@ def test_a_number_given_as_such_is_its_own_roll_and_never_bounded() -> None:
     assert ctx.amount(7, "Dégâts") == dice.Roll("7", 7, "7", True)
     assert ctx.amount(-4, "Dégâts") == dice.Roll("-4", -4, "-4", True)
     assert ctx.amount(True, "Dégâts") == dice.Roll("True", True, "True", True)
-    assert not ctx.rolls
+    assert ctx.rolls == () and list(ctx.rolls) == []  # a sequence a handler may read, empty
 
 
 def test_a_rolled_total_below_the_minimum_is_still_held() -> None:
