@@ -30,6 +30,16 @@ class Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", validate_default=False)
 
 
+# Issue 15: reading a field of a model (``sheet.current``, ``action.amount``, ``rs.thresholds``) is what the rules
+# do most. pydantic's ``BaseModel.__getattr__`` serves only private attributes (``PrivateAttr``) and the extra
+# fields of ``extra="allow"`` models, which no model of this app has (a test checks every model class); yet its
+# mere presence makes CPython send *every* attribute read of *every* model through a slower hook, and keeps the
+# interpreter from specialising them: 15-20 % of each ``rules.apply`` (callgrind). Without it a read is CPython's
+# own, and a missing name raises the same ``AttributeError`` (« 'X' object has no attribute 'y' »).
+if "__getattr__" in vars(BaseModel):
+    delattr(BaseModel, "__getattr__")
+
+
 MAX_TIMERS = 40
 
 
@@ -124,18 +134,25 @@ def evolve(model: S, **changes: Any) -> S:
     values = model.__dict__.copy()
     size = len(values)
     values.update(changes)
+    cls = type(model)
     if len(values) != size:  # ``__dict__`` holds every field: a new key is a name the model does not have
-        cls = model.__class__
         unknown = sorted(changes.keys() - cls.__pydantic_fields__.keys())
         raise AttributeError(f"{cls.__name__} has no field {unknown}")
-    return with_values(model, values)
+    # ``with_values``'s body, not a call to it (issue 15: one Python call less per copy; ``type(model)``: no
+    # attribute lookup).
+    new = _new(cls)
+    _set_dict(new, values)
+    _set_fields_set(new, model.__pydantic_fields_set__)
+    _set_extra(new, None)
+    _set_private(new, None)
+    return new
 
 
 def with_values(model: S, values: dict[str, Any]) -> S:
     """A copy of ``model`` holding ``values``: a dict of every field of ``model``, in its order, built by the
     caller (``evolve``'s last step, for a handler that already copied ``model.__dict__`` to read and change
     it: d20's ``_settle``, issue 15). Nothing is checked: the caller keeps the fields and the invariants."""
-    new = _new(model.__class__)
+    new = _new(type(model))
     _set_dict(new, values)
     _set_fields_set(new, model.__pydantic_fields_set__)
     _set_extra(new, None)
@@ -179,16 +196,22 @@ class Context:
         self.ruleset = ruleset
         self.given: list[int] = list(given) if given else []
         self.log: list[str] = []
-        self.rolls: list[Roll] = []
-        self.events: list[str] = []
+        # What was rolled, the events: an empty tuple until the first one (issue 15: most actions have neither,
+        # and ``apply`` makes a Context per action); a list from then on.
+        self.rolls: list[Roll] | tuple[()] = ()
+        self.events: list[str] | tuple[()] = ()
 
     def say(self, line: str, secret: bool = False) -> None:
         """Add ``line`` to the journal; ``secret`` lines carry ``SECRET_MARK`` (GM view only)."""
         self.log.append(SECRET_MARK + line if secret else line)
 
     def event(self, name: str) -> None:
-        if name not in self.events:
-            self.events.append(name)
+        events = self.events
+        if name not in events:
+            if events:
+                events.append(name)
+            else:
+                self.events = [name]
 
     def dice(self, count: int, sides: int, what: str) -> Roll:
         """A rule roll: the next explicit value of the action if any, else the generator."""
@@ -203,7 +226,11 @@ class Context:
             result = _tuple_new(Roll, (expression, face, f"{expression} = {face}", False))
         else:
             result = roll_dice(count, sides, rng, None, what)
-        self.rolls.append(result)
+        rolls = self.rolls
+        if rolls:
+            rolls.append(result)
+        else:
+            self.rolls = [result]
         return result
 
     def amount(self, amount: int | str, what: str, minimum: int | None = 0) -> Roll:
@@ -231,7 +258,11 @@ class Context:
             total = result.total
             if total > MAX_POINTS or minimum is None or total < minimum or total < -MAX_POINTS:
                 result = _bounded(result, minimum)
-            self.rolls.append(result)
+            rolls = self.rolls
+            if rolls:
+                rolls.append(result)
+            else:
+                self.rolls = [result]
         return result
 
     def finish(self, sheet: Any) -> Outcome:
