@@ -452,32 +452,34 @@ def _lower_gauge(
     otherwise it stays until treated (adrenaline lowers stress, it does not close a wound).
     """
     wounds = sheet.wounds
-    _, notches_before, _, ids, ranks = _figures(wounds)
-    # The wounds by their place in ``wounds``: heaviest first, the latest first among equals (ranks are
-    # numbers: no attribute read, no tuple per wound).
+    _, notches_before, last, ids, ranks = _figures(wounds)
+    # The wounds' ranks, heaviest first, the latest first among equals (numbers: no attribute read).
     if only is not None:
         if only not in ids:
             raise _no_wound(only)
-        order = [ids.index(only)]
+        order = [ranks[ids.index(only)]]
     else:
-        order = sorted(range(len(ranks)), key=ranks.__getitem__, reverse=True)
+        order = sorted(ranks, reverse=True)
         if prefer is not None:
-            at = next((i for i, spot in enumerate(order) if ids[spot] == prefer), None)
+            at = next((i for i, rank in enumerate(order) if rank % _RANK == prefer), None)
             if at:
                 order.insert(0, order.pop(at))
     left = count
-    # What changes, by the wound's place: its notches left (``None``: it leaves the sheet).
+    # What changes, by the wound's place in ``wounds``: its notches left (``None``: it leaves the sheet).
     changed: dict[int, int | None] = {}
-    for spot in order:
+    for rank in order:
         if left <= 0:
             break
-        notches = ranks[spot] // _RANK
+        notches = rank // _RANK
         if notches:
+            spot = ranks.index(rank)
+            while spot in changed:  # two wounds of one number (a sheet not validated): the next one, in order
+                spot = ranks.index(rank, spot + 1)
             take = notches if notches < left else left
             left -= take
             changed[spot] = None if heals and take == notches else notches - take
-    if heals and only is not None and wounds[order[0]].notches == 0:
-        changed[order[0]] = None
+    if heals and only is not None and order[0] // _RANK == 0:  # ``only`` held no notch: cared for, it heals
+        changed[ranks.index(order[0])] = None
     if not changed:
         return sheet, 0
     # The tuple, its ids and ranks rebuilt from slices (a heal lowers a wound or two of 30).
@@ -485,6 +487,7 @@ def _lower_gauge(
     pieces: list[Wound] = []
     kept_ids: list[int] = []
     kept_ranks: list[int] = []
+    gone_last = False  # the highest number leaves: the next highest is looked for
     begin = 0
     for spot in sorted(changed):
         pieces += wounds[begin:spot]
@@ -493,6 +496,7 @@ def _lower_gauge(
         still = changed[spot]
         if still is None:
             healed.append(wounds[spot])
+            gone_last = gone_last or ids[spot] == last
         else:
             pieces.append(evolve(wounds[spot], notches=still))
             kept_ids.append(ids[spot])
@@ -503,6 +507,7 @@ def _lower_gauge(
     kept_ranks += ranks[begin:]
     kept = tuple(pieces)
     # A wound that leaves had no notch left (lowered to 0, or ``only`` at 0): the gauge lost what was taken.
-    _remember_figures((kept, notches_before - (count - left), max(kept_ids, default=0), kept_ids, kept_ranks))
+    highest = max(kept_ids, default=0) if gone_last else last
+    _remember_figures((kept, notches_before - (count - left), highest, kept_ids, kept_ranks))
     sheet = evolve(sheet, wounds=kept)
     return _heal_away(sheet, healed, rs, ctx, removed=True), count - left
