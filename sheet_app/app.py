@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import argparse
 import gc
+import importlib.machinery
 import importlib.util
 import os
 import sys
+import types
 from pathlib import Path
 from typing import Any
 
@@ -225,7 +227,84 @@ def preload() -> None:
     from sheet_app import autosave, files, guard  # noqa: F401  (imported for their side effect: loaded)
 
 
+PLUGINS_OFF = ("__all__", "1", "true")  # pydantic's own values of PYDANTIC_DISABLE_PLUGINS for « none »
+
+
+def skip_plugin_loader() -> bool:
+    """No pydantic plugin is loaded (``PYDANTIC_DISABLE_PLUGINS`` says so): its plugin loader need not be
+    imported. pydantic imports ``pydantic.plugin._loader`` when it builds its first model only to call
+    ``get_plugins()``, which answers « none » at once under that setting; but the loader's module imports
+    ``importlib.metadata`` (and with it ``email``, ``csv``…: ~25 modules, 15–35 ms CPU of a
+    start, issue 15) for the scan it never makes. A stand-in module answering the same « none » is put in
+    its place. With another setting (some plugins wanted) or the loader already imported, nothing changes;
+    True when the stand-in was put. ``tests/app/test_startup_imports.py`` checks both."""
+    name = "pydantic.plugin._loader"
+    if os.environ.get("PYDANTIC_DISABLE_PLUGINS") not in PLUGINS_OFF or name in sys.modules:
+        return False
+    stand_in = types.ModuleType(name, "pydantic's plugin loader when plugins are disabled: no plugin.")
+
+    def get_plugins() -> tuple[()]:
+        return ()
+
+    stand_in.get_plugins = get_plugins  # type: ignore[attr-defined]
+    sys.modules[name] = stand_in
+    return True
+
+
+def quick_pyside_probe() -> bool:
+    """PySide6's import hook, made cheap (issue 15); True when it was.
+
+    Once PySide6 is imported, its ``__feature__`` hook asks of every module imported for the first time
+    whether its source mentions « PySide6 » (``_mod_uses_pyside``: for ``from __feature__ import
+    snake_case``, which this app never uses), through ``inspect.getsource``: tokenizing and caching each
+    file's lines, ~0.25 ms a module, for the ~95 modules of the window imported after PySide6, and
+    reading a compiled module (PySide's own ``QtGui``, ``QtWidgets``) as text before finding it has none
+    (20–40 ms CPU of a start). The same question is answered here by reading a ``.py`` file's bytes
+    (~0.03 ms), and « no » for a compiled module; any other module goes to PySide's own answer (``sys``,
+    ``io``: no file, dismissed at once). ``preload`` imports what has no Qt before PySide6: those modules
+    never reach the hook. ``tests/app/test_startup_imports.py`` compares both answers for every module.
+    Only what PySide's hook asks changes; the feature switching itself (``pyside_feature_dict``) is
+    PySide's, untouched."""
+    feature = sys.modules.get("__feature__")
+    original = getattr(feature, "_mod_uses_pyside", None)
+    if feature is None or not callable(original) or getattr(original, "quick", False):
+        return False
+
+    compiled = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+
+    def uses_pyside(module: Any) -> bool:
+        path = getattr(module, "__file__", None)
+        if isinstance(path, str) and path.endswith(".py"):
+            try:
+                with open(path, "rb") as source:
+                    return b"PySide6" in source.read()
+            except OSError:  # as ``inspect.getsource``: no source, no PySide
+                return False
+        if isinstance(path, str) and path.endswith(compiled):
+            # A compiled module has no source: PySide's answer is False too, after searching every module
+            # for the file's owner and trying to read the binary as text (``QtWidgets.abi3.so``: 40 MB).
+            return False
+        return bool(original(module))
+
+    uses_pyside.quick = True  # type: ignore[attr-defined]
+    feature._mod_uses_pyside = uses_pyside
+    return True
+
+
+def collector_back() -> None:
+    """Python's garbage collector on again after the first paint, without going through the start's
+    objects: they are moved to the permanent generation (``gc.freeze``) first. A start allocates ~60,000
+    tracked objects while the collector is off (``run``), all of them in the youngest generation; turned
+    on as they were, the next allocation made it walk them all (~25–35 ms CPU in the loop's pass right
+    after the first paint, before the user's first key or click is handled). They are the app's modules,
+    classes, models and widgets, alive until it quits: the collector has nothing to free among them (a
+    few hundred objects of the start's own garbage stay, ~0.1 MB)."""
+    gc.freeze()
+    gc.enable()
+
+
 def run(argv: list[str]) -> int:
+    skip_plugin_loader()
     if argv[:1] == ["print"]:
         from sheet_app import print_cli
 
@@ -239,10 +318,14 @@ def run(argv: list[str]) -> int:
     # No cyclic garbage collection until the window is painted (issue 15): a start allocates some million
     # objects (pydantic's schemas, Qt's enums, the rule tables, the widgets) and none of them is garbage
     # yet; Python's collector went through them again and again (~10 % of the start). It is back on in
-    # the loop's pass after the first paint (``MainWindow.after_first_paint``), or when ``run`` ends.
+    # the loop's pass after the first paint (``MainWindow.after_first_paint``: ``collector_back``), or
+    # when ``run`` ends.
     gc.disable()
     try:
         preload()
+        import PySide6.QtCore  # noqa: F401  (its import hook, made cheap before the window's modules come)
+
+        quick_pyside_probe()
         from PySide6.QtWidgets import QApplication
 
         from sheet_app import guard
@@ -260,7 +343,7 @@ def run(argv: list[str]) -> int:
         try:
             # The application-wide event filters come after the first paint (``_AfterFirstPaint``, issue 15).
             window = MainWindow(store=store, filters_after_paint=True)
-            window.after_first_paint.append(gc.enable)
+            window.after_first_paint.append(collector_back)
             start(window, [Path(f) for f in args.files])
             window.plain_labels()
             window.show()

@@ -8,6 +8,7 @@ before PySide6, whose import hook reads the source of every module imported afte
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -20,9 +21,19 @@ DEMO = ROOT / "resources" / "examples" / "douaratil.fiche.json"
 # Run as ``python -c``: records the order of imports, starts the app on argv[1] and reports once the
 # document is open (before the window shows: nothing to wait for), then leaves at once.
 START = r"""
-import json, os, sys
+import inspect, json, os, sys
 
 order = []
+sources = []  # the modules whose source was read through ``inspect`` (PySide's import hook reads them so)
+_getsource = inspect.getsource
+
+
+def getsource(thing):
+    sources.append([getattr(thing, "__name__", repr(thing)), isinstance(getattr(thing, "__file__", None), str)])
+    return _getsource(thing)
+
+
+inspect.getsource = getsource
 
 
 class Recorder:
@@ -44,6 +55,7 @@ def start(window, files):
         "loaded": sorted(sys.modules),
         "docs": len(window.docs),
         "welcome_built": window.welcome_area.widget() is not None,
+        "sources": sources,
     }
     sys.stdout.write(json.dumps(report) + "\n")
     sys.stdout.flush()
@@ -51,7 +63,9 @@ def start(window, files):
 
 
 entry.start = start
-entry.run(sys.argv[1:])
+from sheet_app.__main__ import main  # the entry point of ``sheet-app``
+
+main(sys.argv[1:])
 os._exit(3)
 """
 
@@ -107,3 +121,83 @@ def test_the_window_modules_do_not_import_the_table() -> None:
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert proc.stdout.strip() == "[]"
+
+
+def test_a_start_reads_no_module_source_and_loads_no_plugin_scan(tmp_path: Path) -> None:
+    """Two costs of a start no user needs (issue 15). PySide's import hook asks of every module imported
+    after PySide6 whether its source names PySide6: through ``inspect.getsource`` it tokenized ~95 files
+    and read compiled modules as text (20–40 ms); ``sheet_app.app.quick_pyside_probe`` answers by
+    reading the bytes. And pydantic's plugin loader (for no plugin: ``PYDANTIC_DISABLE_PLUGINS``, set by
+    the entry point) imported ``importlib.metadata`` with ``email``, ``csv``… (15–35 ms)."""
+    report = _start(tmp_path, str(DEMO))
+    sources = report["sources"]
+    assert isinstance(sources, list)
+    # Only modules that are no file (``sys``, ``io``…) still go to PySide's own answer.
+    # Files read: PySide's own first three, at its import (before the app can answer in its place); after
+    # that only modules that are no file (``sys``, ``io``…), which PySide's own answer dismisses at once.
+    read = [name for name, is_file in sources if is_file]
+    assert set(read) <= {"shiboken6", "enum", "PySide6"}, sources
+    assert len(sources) <= 10, sources
+    loaded = report["loaded"]
+    assert isinstance(loaded, list)
+    for module in ("importlib.metadata", "email", "csv"):
+        assert module not in loaded, module
+
+
+def _run(code: str, **env: str) -> str:
+    full_env = {k: v for k, v in os.environ.items() if k != "PYDANTIC_DISABLE_PLUGINS"}
+    full_env.update(env)
+    proc = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=full_env, capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return proc.stdout.strip()
+
+
+PLUGIN_CODE = (
+    "import sys\n"
+    "from sheet_app import app\n"
+    "put = app.skip_plugin_loader()\n"
+    "from pydantic import BaseModel, ValidationError\n"
+    "class Point(BaseModel):\n"
+    "    x: int\n"
+    "assert Point(x='3').x == 3\n"
+    "try:\n"
+    "    Point(x='a')\n"
+    "except ValidationError:\n"
+    "    pass\n"
+    "else:\n"
+    "    raise AssertionError('not validated')\n"
+    "from pydantic.plugin._loader import get_plugins\n"
+    "print(put, 'importlib.metadata' in sys.modules, list(get_plugins()))\n"
+)
+
+
+def test_the_plugin_loader_is_left_out_only_when_plugins_are_off() -> None:
+    # Off (the entry point's setting, or pydantic's other words for it): a stand-in answers « no plugin ».
+    for off in ("__all__", "1", "true"):
+        assert _run(PLUGIN_CODE, PYDANTIC_DISABLE_PLUGINS=off) == "True False []"
+    # Some plugins wanted, or no setting: pydantic's own loader, as without the app.
+    assert _run(PLUGIN_CODE, PYDANTIC_DISABLE_PLUGINS="some_plugin").startswith("False True")
+    assert _run(PLUGIN_CODE).startswith("False True")
+
+
+def test_the_quick_pyside_probe_answers_as_pyside_for_every_module() -> None:
+    code = (
+        "import sys\n"
+        "from sheet_app import app\n"
+        "app.preload()\n"
+        "import PySide6.QtCore, __feature__\n"
+        "original = __feature__._mod_uses_pyside\n"
+        "assert app.quick_pyside_probe() is True\n"
+        "assert app.quick_pyside_probe() is False  # once\n"
+        "quick = __feature__._mod_uses_pyside\n"
+        "import sheet_app.main_window, ui.sheet.sheet_view, PySide6.QtWidgets\n"
+        "names = [n for n in sorted(sys.modules) if n not in ('typing.io', 'typing.re')]\n"
+        "differ = [n for n in names if quick(sys.modules[n]) != original(sys.modules[n])]\n"
+        "uses = sum(bool(quick(sys.modules[n])) for n in names)\n"
+        "print(len(names), uses, differ)\n"
+    )
+    modules, uses, differ = _run(code).split(" ", 2)
+    assert differ == "[]"
+    assert int(modules) > 300 and int(uses) > 30  # the window's own modules name PySide6, the core's do not

@@ -7,7 +7,7 @@ from __future__ import annotations
 import html
 import unicodedata
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QRectF, QSize, Qt
 from PySide6.QtGui import QAbstractTextDocumentLayout, QFont, QPainter, QPalette, QPixmap, QTextDocument
 from PySide6.QtWidgets import QAbstractItemView, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
@@ -109,7 +109,9 @@ class JournalDelegate(QStyledItemDelegate):
             or not viewport.autoFillBackground()
             or painter.transform().type().value > 1
         ):
-            self._paint(painter, option, index)
+            # Drawn where it shows: only the lines of the entry that the viewport shows (a long entry —
+            # a blow to a thousand creatures — is several screens tall, and only its top is seen).
+            self._paint(painter, option, index, viewport.rect() if viewport is not None else None)
             return
         key = (
             str(index.data(Qt.ItemDataRole.DisplayRole) or ""),
@@ -143,8 +145,15 @@ class JournalDelegate(QStyledItemDelegate):
         painter.drawPixmap(rect.topLeft(), picture)
 
     def _paint(
-        self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+        self,
+        painter: QPainter,
+        option: QStyleOptionViewItem,
+        index: QModelIndex | QPersistentModelIndex,
+        shown: QRect | None = None,
     ) -> None:
+        """The entry in ``option.rect``; ``shown`` (the viewport's rectangle, in the same coordinates):
+        the text is laid out only where it meets ``shown`` (the lines wholly outside it are not drawn,
+        the others are drawn whole: the same pixels where the viewport shows them)."""
         opt = QStyleOptionViewItem(option)
         self.initStyleOption(opt, index)
         doc = self._document(opt, index)
@@ -153,6 +162,13 @@ class JournalDelegate(QStyledItemDelegate):
         if style is not None:
             style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget)
         context = QAbstractTextDocumentLayout.PaintContext()
+        if shown is not None:
+            rect = opt.rect
+            visible = rect.intersected(shown)
+            if visible.isEmpty():
+                return
+            if visible != rect:
+                context.clip = QRectF(visible.translated(-rect.x(), -rect.y()))
         selected = bool(opt.state & QStyle.StateFlag.State_Selected)
         role = QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
         context.palette.setColor(QPalette.ColorRole.Text, opt.palette.color(role))

@@ -47,8 +47,11 @@ def bar_state(summary: rules.Summary, points_short: str) -> BarState:
     )
 
 
-# Pixmaps kept per delegate (a few hundred rows' worth: scrolling back finds them).
-PIXMAPS_KEPT = 600
+# Pixmaps kept per delegate: at most this many, and at most this many bytes of them (a 1,000-creature
+# table's bars, each 220 × 28 pixels: scrolling back and forth through the whole table finds them all;
+# kept by least recent use, a smaller store would lose every bar before the scroll comes back to it).
+PIXMAPS_KEPT = 2400
+PIXMAP_BYTES_KEPT = 40 * 1024 * 1024
 # The parts of an item's state its background depends on (the style's item panel).
 _SELECTED = QStyle.StateFlag.State_Selected
 _BACKGROUND_STATES = (
@@ -63,6 +66,7 @@ class _RowDelegate(QStyledItemDelegate):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._pixmaps: OrderedDict[Hashable, QPixmap] = OrderedDict()
+        self._bytes = 0
         # ``QFont.key()`` costs more than comparing two fonts: the last font seen and its key.
         self._font: QFont | None = None
         self._font_key = ""
@@ -115,8 +119,10 @@ class _RowDelegate(QStyledItemDelegate):
             finally:
                 inner.end()
             self._pixmaps[full] = pixmap
-            if len(self._pixmaps) > PIXMAPS_KEPT:
-                self._pixmaps.popitem(last=False)
+            self._bytes += pixmap.width() * pixmap.height() * 4
+            while len(self._pixmaps) > 1 and (len(self._pixmaps) > PIXMAPS_KEPT or self._bytes > PIXMAP_BYTES_KEPT):
+                _key, old = self._pixmaps.popitem(last=False)
+                self._bytes -= old.width() * old.height() * 4
         else:
             self._pixmaps.move_to_end(full)
         painter.drawPixmap(rect.x(), rect.y(), pixmap)

@@ -116,9 +116,10 @@ DEAD_BRUSH = QBrush(DEAD_TEXT)
 CENTRED = int(Qt.AlignmentFlag.AlignCenter)
 HIDDEN = "?"
 
-# Rows summarised per idle step, the pause between steps (the app stays responsive meanwhile), and the
-# quiet time after a change before the first step (a GM dealing blow after blow is not slowed down).
-WARM_CHUNK = 40
+# Rows worked out per idle step (summary, and what a repaint asks of their cells), the pause between
+# steps (the app stays responsive meanwhile), and the quiet time after a change before the first step
+# (a GM dealing blow after blow is not slowed down).
+WARM_CHUNK = 20
 WARM_INTERVAL_MS = 20
 WARM_DELAY_MS = 400
 
@@ -528,10 +529,16 @@ class TableModel(QAbstractTableModel):
         return self._painted_row(self._rows[row]).looks[column]
 
     def _warm_up(self) -> None:
+        """A few rows more worked out while the app is idle: their summary, and for the rows shown what a
+        repaint asks of their cells (``_painted_row``: texts, colours, what the delegates draw), so that
+        scrolling to them only draws."""
         rows = self._state.creatures
         end = min(len(rows), self._warm_from + WARM_CHUNK)
+        shown = self._rows_of
         for creature in rows[self._warm_from : end]:
             self.vm.summary(creature)
+            if creature.id in shown:
+                self._painted_row(creature)
         self._warm_from = end
         if end < len(rows):
             self._warm.start(WARM_INTERVAL_MS)

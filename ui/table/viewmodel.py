@@ -1000,8 +1000,12 @@ class TableViewModel(QObject):
         ``per_creature``: lines of one creature's own. ``before``: an earlier run of the step, continued."""
         run = before.moved_to(state) if before is not None else Run(state, state)
         updated: list[Creature] = []
-        # A bulk action gives many creatures the same action: its title is worked out once per system.
-        titles: dict[tuple[str, rules.Action], str] = {}
+        # A bulk action gives many creatures the same action: its title is worked out once per system
+        # and action. The same action object is found again by identity (hashing an action hashes all
+        # its fields, at every creature; the object is kept with it, so that its id is not reused
+        # meanwhile), an equal one by value.
+        titles: dict[tuple[str, int], tuple[rules.Action, str]] = {}
+        named: dict[tuple[str, rules.Action], str] = {}
         touched = set(run.touched)
         unnamed = _tr("(sans nom)")
         rng = self._rng
@@ -1037,8 +1041,14 @@ class TableViewModel(QObject):
             own = [*preface, *per_creature(creature)] if per_creature else list(preface)
             title = entry_title
             if not title:
-                key = (creature.sheet.system, action)
-                title = titles.get(key) or titles.setdefault(key, action_title(self.info(key[0]), action))
+                system_id = creature.sheet.system
+                known = titles.get((system_id, id(action)))
+                if known is not None and known[0] is action:
+                    title = known[1]
+                else:
+                    key = (system_id, action)
+                    title = named.get(key) or named.setdefault(key, action_title(self.info(system_id), action))
+                    titles[(system_id, id(action))] = (action, title)
             sheet = outcome.sheet
             # Dated with the creature's clock after the action, as the sheet dates its own entries.
             entry = journal_entry(title, [*shared, *own, *outcome.log], outcome.rolls, sheet_clock(sheet))
