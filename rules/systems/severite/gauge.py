@@ -323,11 +323,7 @@ def _find_wound(sheet: SeveriteSheet, wound_id: int) -> Wound:
     for wound in sheet.wounds:
         if wound.id == wound_id:
             return wound
-    raise _no_wound(wound_id)
-
-
-def _no_wound(wound_id: int) -> Refused:
-    return Refused(f"Aucune blessure n° {wound_id} sur la fiche.")
+    raise Refused(f"Aucune blessure n° {wound_id} sur la fiche.")
 
 
 def _replace_wound(sheet: SeveriteSheet, wound: Wound) -> SeveriteSheet:
@@ -454,9 +450,7 @@ def _lower_gauge(
     wounds = sheet.wounds
     _, notches_before, last, ids, ranks = _figures(wounds)
     # The wounds' ranks, heaviest first, the latest first among equals (numbers: no attribute read).
-    if only is not None:
-        if only not in ids:
-            raise _no_wound(only)
+    if only is not None:  # a wound of the sheet (``supernatural_healing`` found it)
         order = [ranks[ids.index(only)]]
     else:
         order = sorted(ranks, reverse=True)
