@@ -80,3 +80,15 @@ def test_two_wounds_of_one_number_both_heal() -> None:
         "Blessure n° 1 Légère guérie.",
         "Blessure n° 1 Légère guérie.",
     ]
+
+
+def test_heal_after_heal_follows_the_wounds_left() -> None:
+    """« En fonction de son niveau de réussite, cette Action accordera le retrait de cran de Trauma. » Care after
+    care on the sheet each one left: one notch off the Grave n° 2 (3 → 2), then two notches heal it, then one
+    notch heals the latest of the two Légères (n° 3): n° 1 is left."""
+    sheet = sheet_with((1, "legere", 1), (2, "grave", 3), (3, "legere", 1))
+    first = heal(sheet, 1).sheet
+    assert [(w.id, w.notches) for w in first.wounds] == [(1, 1), (2, 2), (3, 1)]
+    second = heal(first, 2).sheet
+    assert [w.id for w in second.wounds] == [1, 3]
+    assert [w.id for w in heal(second, 1).sheet.wounds] == [1]
