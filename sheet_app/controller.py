@@ -11,11 +11,13 @@ from __future__ import annotations
 import logging
 import random
 import re
-from collections.abc import Callable, Iterable
+import time
+import weakref
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QWidget
@@ -118,6 +120,7 @@ class OpenTable:
 
 
 OpenDocument = OpenSheet | OpenTable
+D = TypeVar("D", OpenSheet, OpenTable)
 
 
 def table_document(state: TableState) -> files.Document:
@@ -175,6 +178,68 @@ def suggested_file(doc: OpenDocument) -> str:
     return suggested_name(doc.vm.sheet)
 
 
+def _sheets_of(doc: OpenDocument) -> tuple[list[Any], list[Any]]:
+    """The sheets of ``doc`` and the house rules they play by: what its next save checks."""
+    if isinstance(doc, OpenTable):
+        state = doc.vm.state
+        return [c.sheet for c in state.creatures], list(state.house)
+    return [doc.vm.sheet], [doc.vm.house] if doc.vm.house is not None else []
+
+
+# Idle checks (issue 15: a first save of 1,000 NPCs right after a blow to all of them checked 1,000
+# sheets). They start once the user has left a document alone this long after a change (an edit's own
+# events, a blow's report and repaint even on a loaded machine, and the next action of someone at work
+# are not slowed) and run in slices of at most
+# ``IDLE_CHECK_SLICE_S`` (one batch of ``files.CHECK_AHEAD_BATCH`` sheets past it), the event loop
+# turning between two slices: a key pressed meanwhile waits one slice at most.
+IDLE_CHECK_DELAY_MS = 1000
+IDLE_CHECK_SLICE_S = 0.005
+
+
+class IdleChecks(QObject):
+    """Checks in idle time, as the next save will (``files.checks_ahead``), the sheets the rules made
+    since the document was read or saved, so that saving finds them checked.
+
+    Nothing else changes: a sheet found bad here is left as it is, and the save checks it and refuses
+    it with its usual message (the old file intact); a save that comes before the checks ran checks
+    what is left itself. ``watch`` a document: each change of its undo stack schedules its checks.
+    """
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        # Each document waiting, with its checks under way (None: to start from its sheets as they are).
+        self._work: weakref.WeakKeyDictionary[OpenDocument, Iterator[None] | None] = weakref.WeakKeyDictionary()
+        self.timer = QTimer(self)
+        self.timer.setObjectName("idleChecksTimer")
+        self.timer.setSingleShot(True)
+        guard.connect(self.timer.timeout, self._slice)
+
+    def watch(self, doc: OpenDocument) -> None:
+        ref = weakref.ref(doc)
+        guard.connect(doc.vm.undo_stack.indexChanged, lambda _index: self._changed(ref()))
+
+    def _changed(self, doc: OpenDocument | None) -> None:
+        if doc is not None:
+            self._work[doc] = None  # its sheets changed: start again from them
+            self.timer.start(IDLE_CHECK_DELAY_MS)  # again from the latest change
+
+    def pending(self) -> bool:
+        """Whether some document's sheets wait for their checks."""
+        return len(self._work) > 0
+
+    def _slice(self) -> None:
+        deadline = time.perf_counter() + IDLE_CHECK_SLICE_S
+        for doc, steps in list(self._work.items()):
+            del self._work[doc]  # back below if not done (a bug is reported once, not each slice)
+            if steps is None:
+                steps = files.checks_ahead(*_sheets_of(doc))
+            for _step in steps:
+                if time.perf_counter() >= deadline:
+                    self._work[doc] = steps
+                    self.timer.start(0)
+                    return
+
+
 class DocumentController(QObject):
     """Open, save, save as, reload, recover, close (with the questions they need)."""
 
@@ -190,6 +255,7 @@ class DocumentController(QObject):
         self.settings = settings
         self.rng = rng
         self.last_folder = start_folder(settings)
+        self.idle_checks = IdleChecks(self)
 
     def new(
         self,
@@ -203,12 +269,17 @@ class DocumentController(QObject):
         """A document without a file; ``house``: the house rules it plays by; ``demo``: a copy of a shipped
         demo (unmodified until changed)."""
         vm = SheetViewModel(sheet, rng=self.rng, journal=journal, house=house, parent=parent)
-        return OpenSheet(vm, demo=demo)
+        return self._watched(OpenSheet(vm, demo=demo))
 
     def new_table(self, state: TableState | None = None, parent: QObject | None = None) -> OpenTable:
         from ui.table.viewmodel import TableViewModel
 
-        return OpenTable(TableViewModel(state, rng=self.rng, parent=parent))
+        return self._watched(OpenTable(TableViewModel(state, rng=self.rng, parent=parent)))
+
+    def _watched(self, doc: D) -> D:
+        """``doc``, its sheets checked in idle time after each change (``IdleChecks``)."""
+        self.idle_checks.watch(doc)
+        return doc
 
     def _open_document(
         self, doc: files.Document, path: Path | None, stamp: files.FileStamp | None, parent: QObject | None = None
@@ -217,11 +288,11 @@ class DocumentController(QObject):
         if doc.kind == "table":
             from ui.table.viewmodel import TableViewModel
 
-            return OpenTable(TableViewModel(table_state(doc), rng=self.rng, parent=parent), path, stamp)
+            return self._watched(OpenTable(TableViewModel(table_state(doc), rng=self.rng, parent=parent), path, stamp))
         journal = tuple(doc.journals[0]) if doc.journals else ()
         house = doc.house[0] if doc.house else None
         vm = SheetViewModel(doc.sheets[0], rng=self.rng, journal=journal, house=house, parent=parent)
-        return OpenSheet(vm, path, stamp)
+        return self._watched(OpenSheet(vm, path, stamp))
 
     def _read(self, path: Path, window: QWidget | None) -> tuple[files.Document, files.FileStamp] | None:
         """The document and stamp of the file ``path``; a problem is shown and None returned."""

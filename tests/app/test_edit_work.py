@@ -488,3 +488,283 @@ def test_a_wound_row_is_built_once_per_wound(
         fresh = WoundRows(view.vm)
         assert view.wounds.model.rows() == [original(fresh, i, w) for i, w in enumerate(fresh.stored())]
     assert added  # hits did add wounds
+
+
+# --- Sévérité's wound table (session 5) -------------------------------------------------------------------
+
+
+def test_the_wound_table_measures_its_columns_as_qt_does(qtbot: Any) -> None:
+    """The table keeps each distinct cell's width: a column's hint is still Qt's own, whatever the rows
+    (bold, empty, long, added, changed, removed), the font, or hidden rows (Qt's own is used then)."""
+    from PySide6.QtWidgets import QTableView
+
+    from ui.common.models import Row, RowsModel
+    from ui.sheet.wounds import WoundsTable
+
+    model = RowsModel(["Blessure", "Gravité", "Effet"])
+    table = WoundsTable()
+    qtbot.addWidget(table)
+    table.setModel(model)
+    table.setWordWrap(False)
+    table.resize(400, 200)
+    table.show()
+
+    def same() -> None:
+        for column in range(model.columnCount()):
+            assert table.sizeHintForColumn(column) == QTableView.sizeHintForColumn(table, column), column
+
+    same()  # no rows
+    rows = [
+        Row(1, ("Entaille (bras gauche)", "Sévérité 3", "")),
+        Row(2, ("Brûlure", "", "membre invalide ; ignorée jusqu'à la fin du Conflit"), colour="#b71c1c", bold=True),
+        Row(3, ("", "Sévérité 12", "")),
+    ]
+    model.set_rows(rows)
+    same()
+    model.set_rows([*rows, Row(4, ("Plaie profonde au flanc droit, très longue", "Sévérité 5", "saigne"))])
+    same()
+    model.set_rows([rows[1], Row(3, ("Brûlure", "Sévérité 1", ""), bold=True)])  # a wound gone, one changed
+    same()
+    font = table.font()
+    font.setPointSize(font.pointSize() + 4)
+    table.setFont(font)
+    same()
+    table.setShowGrid(False)
+    same()
+    table.setRowHidden(0, True)
+    same()
+
+
+def test_a_severite_hit_measures_only_the_new_cells_and_paints_the_table_once(
+    window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A fight's sheet holds dozens of wounds: a hit that adds one measures the new wound's cells only
+    (each column was measured over every row, twice per hit), resizes no column whose contents kept their
+    width (the stretched column was widened to its contents and narrowed back on every hit), and the window
+    is painted in one pass (the table was laid out by its zero timer, and painted again after it; a table
+    of more than seven rows keeps its height, so nothing else moves)."""
+    from PySide6.QtWidgets import QScrollBar, QStyledItemDelegate
+
+    from ui.sheet.sheet_view import Column
+
+    view = open_sheet(window, tmp_path, "severite")
+    assert view.wounds is not None
+    table = view.wounds.view
+    for _ in range(40):  # a fight, past the seven rows the table shows (it grows no more, it scrolls)
+        typed(view, "damage", "3")
+        settle()
+        if view.wounds.model.rowCount() > 8:
+            break
+    assert view.wounds.model.rowCount() > 8
+    measured: list[int] = []
+    original = QStyledItemDelegate.sizeHint
+
+    def counting(self: QStyledItemDelegate, option: Any, index: Any) -> Any:
+        measured.append(index.row())
+        return original(self, option, index)
+
+    monkeypatch.setattr(QStyledItemDelegate, "sizeHint", counting)
+    resized: list[tuple[int, int, int]] = []
+    table.horizontalHeader().sectionResized.connect(lambda i, old, new: resized.append((i, old, new)))
+    hits = 0
+    for _ in range(8):
+        rows = view.wounds.model.rowCount()
+        measured.clear()
+        resized.clear()
+        with passes() as found:
+            typed(view, "damage", "3")
+        if view.wounds.model.rowCount() == rows:
+            continue  # this hit added no wound
+        hits += 1
+        new = view.wounds.model.rowCount() - 1
+        assert set(measured) <= {new}, measured  # only the new wound's cells, never the others
+        assert len({i for i, _, _ in resized}) == len(resized), resized  # no column resized twice
+        # Painted once each, in one pass; only a column's scroll bar may follow (the column grew when a
+        # derived value took a second line).
+        painted = [p.painted for p in found if p.painted]
+        later = [w for p in painted[1:] for w in p]
+        assert not [w for w in later if not isinstance(w.parent(), Column) and not isinstance(w, QScrollBar)]
+        assert len(painted[0]) == len(set(painted[0]))
+    assert hits  # hits did add wounds
+
+
+def test_a_column_whose_panel_grows_places_its_panels_once(qtbot: Any) -> None:
+    """A panel that grows (a derived value on two lines) had the column's layout squeeze the panels into
+    the column's old height (the panel above shrank), then place them all again in the next pass: now the
+    column grows first, and its panels are placed once, where they end up."""
+    from PySide6.QtWidgets import QLabel, QVBoxLayout
+
+    from tests.app.test_edit_layout import watching
+    from ui.sheet.sheet_view import Column
+
+    holder = QWidget()
+    qtbot.addWidget(holder)
+    top = QLabel("Un panneau au-dessus\n" * 4)
+    grows = QLabel("Court.")
+    grows.setWordWrap(True)
+    column = Column([top, grows], widest=300, stretch=False)
+    QVBoxLayout(holder).addWidget(column)
+    holder.resize(260, 60)  # shorter than the panels: the column scrolls already, the panels keep their height
+    holder.show()
+    settle()
+    top_size = top.size()
+    resized: list[QObject] = []
+
+    class Sizes(QObject):
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+            if event.type() in (QEvent.Type.Resize, QEvent.Type.Move):
+                resized.append(watched)
+            return False
+
+    sizes = Sizes()
+    QApplication.instance().installEventFilter(sizes)  # type: ignore[union-attr]
+    try:
+        with watching():
+            grows.setText(
+                "Un texte bien plus long, qui prend maintenant plusieurs lignes dans la colonne étroite. " * 2
+            )
+            settle()
+    finally:
+        QApplication.instance().removeEventFilter(sizes)  # type: ignore[union-attr]
+    assert grows.height() >= grows.heightForWidth(grows.width())  # it got its height
+    assert top not in resized and top.size() == top_size  # the panel above was never squeezed
+    assert resized.count(grows) <= 2  # resized (and moved) once: not squeezed, then placed again
+
+
+# --- the quick entry's mode (session 5) ---------------------------------------------------------------------
+
+
+def test_a_heal_switches_the_mode_without_a_new_style_sheet(
+    window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A heal goes back to « Dégâts »: each mode's tag is styled once and shown in turn, and the field's
+    frame takes the mode's colour from one style sheet (its « mode » property); a new style sheet on each
+    switch was a style, a palette and a font built again for the tag and the field."""
+    from PySide6.QtWidgets import QLabel
+
+    view = open_sheet(window, tmp_path, "d20")
+    quick = view.health.quick
+    for _ in range(2):  # every mode's tag made
+        typed(view, "damage", "1")
+        typed(view, "heal", "1")
+        settle()
+    sheets: list[QWidget] = []
+    real = QWidget.setStyleSheet
+
+    def counting(self: QWidget, sheet: str) -> None:
+        sheets.append(self)
+        real(self, sheet)
+
+    monkeypatch.setattr(QWidget, "setStyleSheet", counting)
+    monkeypatch.setattr(QLabel, "setStyleSheet", counting)
+    for mode, text in (("heal", "Soins"), ("damage", "Dégâts")):
+        quick.set_mode(mode)
+        settle()
+        assert quick.mode_tag.text() == text and quick.mode_tag.isVisible()
+        assert [t for t in quick.amount.findChildren(QLabel, "quickMode") if t.isVisible()] == [quick.mode_tag]
+    typed(view, "heal", "1")
+    settle()
+    assert quick.mode == "damage" and quick.mode_tag.text() == "Dégâts"
+    assert sheets == []
+
+
+def test_the_quick_entry_looks_as_its_style_sheets_said(window: MainWindow, tmp_path: Path) -> None:
+    """The field and its tag in each mode are the pixels of the style sheets set on each switch before."""
+    from ui.sheet.health import MODE_COLOURS
+
+    view = open_sheet(window, tmp_path, "d20")
+    quick = view.health.quick
+    amount = quick.amount
+    for mode in ("heal", "damage", "heal"):
+        quick.set_mode(mode)
+        settle()
+        ours = amount.grab().toImage()
+        colour = MODE_COLOURS[mode]
+        kept = amount.styleSheet(), quick.mode_tag.styleSheet()
+        amount.setStyleSheet(f"QLineEdit#quickAmount {{ border: 2px solid {colour}; border-radius: 3px; }}")
+        quick.mode_tag.setStyleSheet(
+            f"background: {colour}; color: white; border-radius: 3px; padding: 0px 4px; font-weight: bold;"
+        )
+        settle()
+        assert amount.grab().toImage() == ours, mode
+        amount.setStyleSheet(kept[0])
+        quick.mode_tag.setStyleSheet(kept[1])
+        settle()
+
+
+def test_odds_rows_that_come_together_are_placed_once(window: MainWindow, tmp_path: Path) -> None:
+    """A Sévérité hit can bring the Défis de Ténacité of several wounds to the odds panel at once: each row
+    shown had the panel's layout, then the column's, place everything again inside the edit, in the
+    panel's old height (the rows squeezed, then placed again; a dozen layouts of the middle column). The
+    rows are shown with the panel's layout disabled, and placed once, with the column."""
+    import dataclasses
+
+    from ui.sheet.odds import OddsPanel
+
+    view = open_sheet(window, tmp_path, "d20")
+    odds = view.odds
+    assert isinstance(odds, OddsPanel)
+    found = view.vm.odds
+    assert found.rolls  # the demo has a roll to show
+    first = found.rolls[0]
+    many = tuple(dataclasses.replace(first, subject=i, label=f"{first.label} {i}") for i in range(7))
+    resized: list[QObject] = []
+
+    class Sizes(QObject):
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+            if event.type() == QEvent.Type.Resize:
+                resized.append(watched)
+            return False
+
+    sizes = Sizes()
+    QApplication.instance().installEventFilter(sizes)  # type: ignore[union-attr]
+    try:
+        view.vm._odds = dataclasses.replace(found, rolls=many)
+        odds.refresh()
+        settle()
+    finally:
+        QApplication.instance().removeEventFilter(sizes)  # type: ignore[union-attr]
+    rows = [w for pair in odds.rows for w in pair]
+    assert len(odds.rows) == 7 and all(w.isVisibleTo(odds) and w.height() > 1 for w in rows)
+    assert resized.count(odds) == 1  # the panel grew once (it was six times, once per row)
+    # A new row: its first size, its place in the panel, its place once the panel grew (not once per row).
+    assert all(resized.count(w) <= 3 for w in rows), [(w.objectName(), resized.count(w)) for w in rows]
+
+
+def test_fills_are_painted_by_the_gui_thread() -> None:
+    """Qt's thread pool for large fills is off (its hand-off cost more than the fills): set before any
+    window of the app is made, since Qt reads it once."""
+    import os
+
+    import ui.common  # noqa: F401 (the package sets it when imported)
+
+    assert os.environ.get("QT_NO_GUI_THREADPOOL")
+
+
+def test_a_severite_hit_that_makes_the_wound_table_taller_is_painted_once(window: MainWindow, tmp_path: Path) -> None:
+    """The table grows with its first seven wounds: its panel is laid out with the edit, so the column's
+    request comes before the window's paint (it came after: the window was painted twice, the first
+    time with the taller table over the panel's old height)."""
+    view = open_sheet(window, tmp_path, "severite")
+    assert view.wounds is not None
+    table = view.wounds.view
+    grew = 0
+    for _ in range(30):
+        height = table.height()
+        with passes() as found:
+            typed(view, "damage", "3")
+        if table.height() == height:
+            continue
+        grew += 1
+        painted = [p.painted for p in found if p.painted]
+        later = [w for p in painted[1:] for w in p]
+        # Nothing of the wounds' panel nor of its column is painted again later (the column's scroll bar may
+        # follow: its range follows the column's new height).
+        panel = view.wounds
+        middle = panel.parentWidget()
+        assert middle is not None
+        again = [w for w in later if w is middle or w is panel or panel.isAncestorOf(w)]
+        assert not again, [f"{type(w).__name__}:{w.objectName()}" for w in again]
+        if table.height() >= 7 * table.verticalHeader().defaultSectionSize():
+            break
+    assert grew

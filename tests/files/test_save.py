@@ -325,14 +325,13 @@ def test_checked_sheets_are_not_checked_again(monkeypatch: pytest.MonkeyPatch) -
     sheets = [rules.evolve(rules.demo_sheet("douaratil"), name=f"PNJ {i}") for i in range(5)]
     doc = files.Document("table", sheets, [], "T")
     checked: list[str] = []
-    sheet_type = type(sheets[0])
-    real = sheet_type.model_validate_json
+    real = rules.check_sheet
 
-    def counting(text: Any, **kwargs: Any) -> Any:
-        checked.append("x")
-        return real(text, **kwargs)
+    def counting(sheet: Any, table: Any = None) -> Any:  # the last step of a sheet's check on saving
+        checked.append(sheet.name)
+        return real(sheet, table)
 
-    monkeypatch.setattr(sheet_type, "model_validate_json", counting)
+    monkeypatch.setattr(rules, "check_sheet", counting)
     files.encode_document(doc)
     assert len(checked) == 5
     doc.sheets[2] = rules.evolve(sheets[2], name="Changé")
@@ -476,3 +475,52 @@ def test_stale_temp_files_of_crashed_saves_are_removed_by_the_next_save(
         os.utime(leftover, ns=(old_time, old_time))
     files.write_document(path, _doc("Nouveau"), expected=stamp)
     assert _only(folder) == sorted([path.name, fresh.name, *(p.name for p in foreign)])
+
+
+def test_checked_ahead_sheets_are_not_checked_again_on_saving(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``checks_ahead`` (idle time, issue 15) is the save's check run earlier: what it found good the save
+    takes as checked; past its deadline it stops, and the save checks what is left."""
+    hit = [
+        rules.apply(rules.evolve(rules.demo_sheet(s), name=f"PNJ {s}"), rules.Damage(amount=1)).sheet
+        for s in rules.SYSTEMS
+    ]
+    checked: list[str] = []
+    real = rules.check_sheet
+
+    def counting(sheet: Any, table: Any = None) -> Any:
+        checked.append(sheet.name)
+        return real(sheet, table)
+
+    monkeypatch.setattr(rules, "check_sheet", counting)
+    doc = files.Document("table", hit, [], "T")
+    monkeypatch.setattr(files, "CHECK_AHEAD_BATCH", 1)
+    steps = files.checks_ahead(hit)
+    next(steps)  # idle time may stop after any step
+    assert len(checked) == 1
+    assert list(steps) and sorted(checked) == sorted(s.name for s in hit)
+    checked.clear()
+    files.encode_document(doc)
+    assert checked == []
+    assert list(files.checks_ahead(hit)) == [] and checked == []  # nothing left to do
+
+
+def test_a_sheet_found_bad_ahead_is_refused_on_saving_as_without_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    good = rules.evolve(rules.demo_sheet("d20"), name="Bon")
+    bad = _broken_sheet()
+    doc = files.Document("table", [good, bad], [], "T")
+    with pytest.raises(files.FileProblem) as without:
+        files.encode_document(doc)
+    files._VERIFIED.clear()
+    assert len(list(files.checks_ahead([good, bad]))) == 2  # one step per system
+    assert files.is_checked(good) and not files.is_checked(bad)
+    checked: list[str] = []
+    real = rules.check_sheet
+    monkeypatch.setattr(rules, "check_sheet", lambda s, t=None: checked.append(s.name) or real(s, t))
+    assert list(files.checks_ahead([good, bad])) == [] and checked == [], "a sheet found bad is not tried again"
+    with pytest.raises(files.FileProblem) as ahead:
+        files.encode_document(doc)
+    assert ahead.value.message == without.value.message
+    assert (
+        "fiche n° 2 « Ulfred » ne se rouvrirait pas : « niveau » : doit être supérieur ou égal à 1"
+        in ahead.value.message
+    )

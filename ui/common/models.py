@@ -98,6 +98,10 @@ class RowsModel(QAbstractTableModel):
     def rows(self) -> list[Row]:
         return list(self._rows)
 
+    def shown_rows(self) -> Sequence[Row]:
+        """The rows as the views are told them (read only; no copy)."""
+        return self._rows
+
     def set_rows(self, rows: Sequence[Row]) -> None:
         _diff_apply(self, self._rows, list(rows), self._store, len(self._headers))
 

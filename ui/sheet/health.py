@@ -215,9 +215,17 @@ class QuickEntry(QWidget):
         self.amount.setObjectName("quickAmount")
         self.amount.setAccessibleName(self.tr("Montant : un nombre ou des dés"))
         self.amount.setMinimumWidth(180)
-        self.mode_tag = QLabel(self.amount)
-        self.mode_tag.setObjectName("quickMode")
-        self.mode_tag.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        # One tag per mode, each styled once, shown in turn (issue 15: a heal switched the mode back to
+        # « Dégâts », and a new style sheet on one tag was a style, a palette and a font built again each time).
+        self._tags: dict[str, QLabel] = {}
+        # The field's frame takes the mode's colour from one style sheet, set once (by its « mode » property).
+        self.amount.setProperty("mode", self.mode)
+        self.amount.setStyleSheet(
+            " ".join(
+                f'QLineEdit#quickAmount[mode="{mode}"] {{ border: 2px solid {colour}; border-radius: 3px; }}'
+                for mode, colour in MODE_COLOURS.items()
+            )
+        )
         self.amount.installEventFilter(self)
         self._roll_entry: str | None = None
         self._roll_text = ""
@@ -330,24 +338,49 @@ class QuickEntry(QWidget):
         names = {"damage": self.tr("Dégâts"), "heal": self.tr("Soins"), "temporary": self.tr("Temporaires")}
         return names.get(mode or self.mode, "")
 
+    @property
+    def mode_tag(self) -> QLabel:
+        """The tag of the current mode, written in the field."""
+        return self._tag(self.mode)
+
+    def _tag(self, mode: str) -> QLabel:
+        tag = self._tags.get(mode)
+        if tag is None:
+            colour = MODE_COLOURS.get(mode, MODE_COLOURS["damage"])
+            tag = QLabel(self.mode_name(mode), self.amount)
+            tag.setObjectName("quickMode")
+            tag.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+            tag.setStyleSheet(
+                f"background: {colour}; color: white; border-radius: 3px; padding: 0px 4px; font-weight: bold;"
+            )
+            tag.hide()
+            self._tags[mode] = tag
+        return tag
+
     def _show_mode(self) -> None:
         """The mode is written in the field itself (a coloured tag on its left), and in its tooltip."""
         name = self.mode_name()
-        colour = MODE_COLOURS.get(self.mode, MODE_COLOURS["damage"])
-        self.mode_tag.setText(name)
-        self.mode_tag.setStyleSheet(
-            f"background: {colour}; color: white; border-radius: 3px; padding: 0px 4px; font-weight: bold;"
-        )
-        self.mode_tag.adjustSize()
+        shown = self._tag(self.mode)
+        for tag in self._tags.values():
+            if tag is not shown:
+                tag.hide()
+        shown.adjustSize()
         self._place_tag()
+        shown.show()
         self.amount.setPlaceholderText(self.tr("7 ou 2d6+3"))
         self.amount.setToolTip(self.tr("Un nombre ou des dés (2d6+3) ; Entrée applique : {0}").format(name))
         self.amount.setAccessibleDescription(self.tr("Entrée applique : {0}").format(name))
-        self.amount.setStyleSheet(f"QLineEdit#quickAmount {{ border: 2px solid {colour}; border-radius: 3px; }}")
+        if self.amount.property("mode") != self.mode:
+            self.amount.setProperty("mode", self.mode)
+            style = self.amount.style()
+            style.unpolish(self.amount)
+            style.polish(self.amount)
+            self.amount.update()
         for mode, button in self.buttons.items():
-            font = button.font()
-            font.setBold(mode == self.mode)
-            button.setFont(font)
+            if button.font().bold() != (mode == self.mode):
+                font = button.font()
+                font.setBold(mode == self.mode)
+                button.setFont(font)
 
     def _place_tag(self) -> None:
         tag = self.mode_tag

@@ -139,6 +139,18 @@ class OddsPanel(QGroupBox):
         vm.changed.connect(self._on_changed)
 
     def refresh(self) -> None:
+        # The rows are made, filled, shown and hidden with the panel's layout disabled; it places them once,
+        # with the column, on the layout request their changes posted (before the paint: Qt posts paints at
+        # a lower priority). Each row shown asked the panel's layout, then the column's, to place everything
+        # at once, in the panel's old height: a hit that brought Sévérité's Défis of six wounds laid out the
+        # middle column a dozen times inside the edit (issue 15).
+        self.grid.setEnabled(False)
+        try:
+            self._fill()
+        finally:
+            self.grid.setEnabled(True)
+
+    def _fill(self) -> None:
         vm = self.vm
         found = vm.odds
         self.survival.show_survival(found.survival, hides_story(vm))

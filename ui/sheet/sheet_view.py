@@ -7,9 +7,11 @@ working sheet without new widget code; a few systems have a truly specific panel
 from __future__ import annotations
 
 import random
+import weakref
+from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, QRect, Qt, Signal
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QScrollArea, QSplitter, QVBoxLayout, QWidget
 
@@ -28,6 +30,30 @@ from ui.sheet.viewmodel import Changes, SheetViewModel
 from ui.sheet.wounds import WoundsPanel
 
 DYING_FEATURES = frozenset({"death_saves", "stabilise", "dying_rolls", "recovery_rolls", "negative_points"})
+
+
+class _ColumnLayout(QVBoxLayout):
+    """The panels of a column, placed once when they grow (issue 15).
+
+    A panel that grew (a derived value on two lines, a new row) asks the column's layout to place the
+    panels again; Qt's layout does so at once, in the column's old height, so the panel above the one that
+    grew was squeezed, and placed again (and painted again) in the next pass, when the column had fitted
+    its new height. Asked to place the panels in less height than they need, this layout lets the column
+    grow first: the column's resize places them, once, in their new height.
+    """
+
+    def __init__(self, parent: QWidget, grow: Callable[[QRect], bool]) -> None:
+        super().__init__(parent)
+        method = getattr(grow, "__func__", None)
+        owner = getattr(grow, "__self__", None)
+        # A weak reference: the column owns this layout (through its widget).
+        self._grow = weakref.WeakMethod(grow) if method is not None and owner is not None else (lambda: grow)
+
+    def setGeometry(self, rect: QRect) -> None:
+        grow = self._grow()
+        if grow is not None and grow(rect):
+            return  # the column grew: its resize placed the panels in their new height
+        super().setGeometry(rect)
 
 
 class Column(QScrollArea):
@@ -50,7 +76,7 @@ class Column(QScrollArea):
         inner.setAutoFillBackground(True)
         inner.setAttribute(Qt.WidgetAttribute.WA_StaticContents)
         self._inner = inner
-        layout = QVBoxLayout(inner)
+        layout = _ColumnLayout(inner, self._grow_first)
         layout.setContentsMargins(4, 4, 4, 4)
         for widget in widgets:
             layout.addWidget(widget)
@@ -70,19 +96,40 @@ class Column(QScrollArea):
         needed = inner.minimumSizeHint().width() + self.verticalScrollBar().sizeHint().width() + 2
         self.setMinimumWidth(min(needed, widest))
 
-    @guard.guarded  # run by a timer
-    def fit(self) -> None:
+    def _needed(self) -> int | None:
+        """The height the panels need at the column's width (``None``: no widget or layout yet)."""
         inner = self.widget()
         layout = inner.layout() if inner is not None else None
-        if inner is None or layout is None or self._fitting:
+        if layout is None:
+            return None
+        width = max(self.viewport().width(), layout.minimumSize().width())
+        height = layout.heightForWidth(width) if layout.hasHeightForWidth() else -1
+        return max(height, layout.minimumSize().height())
+
+    @guard.guarded  # run from events
+    def fit(self) -> None:
+        inner = self.widget()
+        if inner is None or self._fitting:
             return
         self._fitting = True
         try:
-            width = max(self.viewport().width(), layout.minimumSize().width())
-            height = layout.heightForWidth(width) if layout.hasHeightForWidth() else -1
-            inner.setMinimumHeight(max(height, layout.minimumSize().height()))
+            needed = self._needed()
+            if needed is not None:
+                inner.setMinimumHeight(needed)
         finally:
             self._fitting = False
+
+    def _grow_first(self, rect: QRect) -> bool:
+        """Whether the panels, about to be placed in ``rect``, need more height: the column then grows
+        first (its widget's resize places them in their new height) and True is returned."""
+        inner = self.widget()
+        if inner is None or self._fitting or not inner.isVisible():
+            return False
+        needed = self._needed()
+        if needed is None or rect.height() >= needed:
+            return False
+        self.fit()
+        return inner.height() >= needed
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
@@ -90,7 +137,11 @@ class Column(QScrollArea):
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.LayoutRequest and watched is getattr(self, "_inner", None):
-            QTimer.singleShot(0, self, self.fit)
+            # Fitted now, before the panels' layout answers the request (filters come first): the layout
+            # then places the panels once, in the new height. Fitted by a zero timer after it, the layout
+            # first squeezed the panels into the old height (a panel that grew shrank the one above it),
+            # and placed them all again in the next pass, painted twice (issue 15).
+            self.fit()
         return super().eventFilter(watched, event)
 
 

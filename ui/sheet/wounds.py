@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QPushButton,
+    QStyleOptionViewItem,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -228,6 +229,57 @@ class MeasuredLabel(QLabel):
         super().changeEvent(event)
 
 
+class WoundsTable(QTableView):
+    """The wound table, whose columns fit their contents measuring each distinct cell once (issue 15).
+
+    Fitting a column (``resizeColumnsToContents``, then the header's own ``ResizeToContents`` pass after
+    each change of the rows) asks the delegate for the size of every cell of the column, each asking the
+    model for a dozen roles through Python: a fight's sheet holds dozens of wounds, and a hit that adds
+    one measured them all twice. A cell's width depends only on its text and its font (bold or not) in
+    this table (no icon, no check box, no size hint of its own), so the width is kept per (text, bold)
+    until the view's font or style changes; the column's hint is the largest kept width, as Qt's own
+    ``sizeHintForColumn`` computes it (every row, the grid's pixel added). Qt's own is used whenever the
+    shortcut would not be the same: another model, hidden rows, more rows than the header measures.
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._widths: dict[tuple[str, bool], int] = {}
+
+    def sizeHintForColumn(self, column: int) -> int:
+        model = self.model()
+        precision = self.horizontalHeader().resizeContentsPrecision()
+        if not isinstance(model, RowsModel):
+            return super().sizeHintForColumn(column)
+        rows = model.shown_rows()
+        if (
+            precision != -1 and (precision == 0 or len(rows) > precision)
+        ) or self.verticalHeader().hiddenSectionCount():
+            return super().sizeHintForColumn(column)
+        self.ensurePolished()
+        widths = self._widths
+        if len(widths) > 4096:
+            widths.clear()
+        option: QStyleOptionViewItem | None = None
+        hint = 0
+        for at, row in enumerate(rows):
+            key = (row.cells[column] if column < len(row.cells) else "", row.bold)
+            width = widths.get(key)
+            if width is None:
+                if option is None:
+                    option = QStyleOptionViewItem()
+                    self.initViewItemOption(option)
+                index = model.index(at, column)
+                width = widths[key] = self.itemDelegateForIndex(index).sizeHint(option, index).width()
+            if width > hint:
+                hint = width
+        return hint + 1 if self.showGrid() else hint
+
+    def changeEvent(self, event: QEvent) -> None:
+        self._widths.clear()  # a font, a style, a palette: measured again
+        super().changeEvent(event)
+
+
 class WoundsPanel(QGroupBox):
     """The wound table, its buttons, and the scars."""
 
@@ -247,7 +299,7 @@ class WoundsPanel(QGroupBox):
             ],
             self,
         )
-        self.view = QTableView()
+        self.view = WoundsTable()
         self.view.setObjectName("woundsView")
         self.view.setAccessibleName(self.tr("Liste des blessures"))
         self.view.setModel(self.model)
@@ -342,7 +394,16 @@ class WoundsPanel(QGroupBox):
         height = self.view.horizontalHeader().height() + rows * self.view.verticalHeader().defaultSectionSize()
         frame = 2 * self.view.frameWidth()
         scroll = self.view.horizontalScrollBar().sizeHint().height()
+        if self.view.height() == height + frame + scroll:
+            return
         self.view.setFixedHeight(height + frame + scroll)
+        layout = self.layout()
+        if layout is not None and self.isVisible():
+            # The panel laid out now, with the edit: its request to the column is then posted before the
+            # window's paint, and the column grows in the same pass. Left to the panel's own request, the
+            # column's came after the paint: the window was painted twice, the first time with the taller
+            # table over the panel's old height (issue 15).
+            layout.activate()
 
     def refresh(self) -> None:
         rows = self.builder.rows()
@@ -351,11 +412,20 @@ class WoundsPanel(QGroupBox):
         for column in range(1, self.model.columnCount()):
             empty = bool(rows) and all(not r.cells[column] for r in rows)
             self.view.setColumnHidden(column, empty or column in LONG_COLUMNS)
-        self.view.resizeColumnsToContents()
         alone = all(self.view.isColumnHidden(c) for c in range(1, self.model.columnCount()))
         mode = QHeaderView.ResizeMode.Stretch if alone else QHeaderView.ResizeMode.ResizeToContents
-        self.view.horizontalHeader().setSectionResizeMode(0, mode)
+        header = self.view.horizontalHeader()
+        header.setSectionResizeMode(0, mode)
+        # The columns fit their contents; a stretched column takes what the others leave (fitting it to its
+        # contents too, as ``resizeColumnsToContents`` did, widened it for the header to narrow it again:
+        # two resizes, and the table painted a second time in the next pass; issue 15).
+        for column in range(self.model.columnCount()):
+            if header.sectionResizeMode(column) != QHeaderView.ResizeMode.Stretch:
+                self.view.resizeColumnToContents(column)
         self._fit_table()
+        # The rows and the header's sections laid out now rather than by the view's zero timer: the table
+        # is painted in the same pass as the rest of the edit (one repaint of the window, not two).
+        self.view.executeDelayedItemsLayout()
         if self.model.rowCount() and self.selected_key() is None:
             self.select(self.model.key_at(self.model.rowCount() - 1))
         if self.scar_model is not None and self.scars_label is not None:

@@ -23,11 +23,12 @@ from rules.ruleset import per_table
 from rules.systems.d20.sheet import RECOVERY_LABELS, SYSTEM_ID, D20Sheet
 from rules.systems.d20.table import D20Rules
 
-# The last sheet ``handlers._settle`` gave, its table, its state and its maximum (issue 15): the next action
-# starts from it, so whether it lives, its state and its maximum are known without working them out again.
-# Sheets are immutable, so the identity of the object is enough; ``_settle`` records only a living sheet.
-# One tuple, replaced at once: another thread's settle cannot mix into a read.
-SETTLED: list[tuple[Any, Any, str, int]] = [(None, None, "", 0)]
+# The last sheet ``handlers._settle`` gave, its table, its state, its maximum, the table's figures, its
+# Constitution in play (before its floor at 0) and the PV at which it dies (issue 15): the next action starts
+# from it, so whether it lives, its state, its maximum and its death threshold are known without working them
+# out again. Sheets are immutable, so the identity of the object is enough; ``_settle`` records only a living
+# sheet. One tuple, replaced at once: another thread's settle cannot mix into a read.
+SETTLED: list[tuple[Any, Any, str, int, Any, int, int]] = [(None, None, "", 0, None, 0, 0)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,9 +204,15 @@ def death_cause(played: int, current: int, f: Figures) -> str:
     ``current`` PV, or "" when these leave him alive."""
     if played <= f.death_constitution:
         return f"Constitution à {max(0, played)}"
-    if current <= (_minus_constitution(played, f) if f.minus_constitution else f.death_at):
+    if current <= death_pv(played, f):
         return f"{fmt_int(current)} PV"
     return ""
+
+
+def death_pv(played: int, f: Figures) -> int:
+    """The PV at which a character whose Constitution in play is ``played`` (before its floor at 0) dies:
+    ``death_at``, or minus that Constitution under the house rule."""
+    return _minus_constitution(played, f) if f.minus_constitution else f.death_at
 
 
 def death_at(sheet: D20Sheet, rs: D20Rules) -> int:

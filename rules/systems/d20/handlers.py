@@ -46,6 +46,7 @@ from rules.systems.d20.derive import (
     ability_score,
     constitution_pv,
     death_cause,
+    death_pv,
     effective_conditions,
     figures,
     is_dead,
@@ -80,6 +81,9 @@ def _name(sheet: D20Sheet) -> str:
 
 def _alive(sheet: D20Sheet, rs: D20Rules, what: str) -> None:
     # Worded without gender: the sheet does not say how to refer to the character (« Brenna meurt »).
+    last = SETTLED[0]
+    if last[0] is sheet and last[1] is rs:
+        return  # ``is_dead`` without the call: the last settle gave ``sheet`` alive
     if is_dead(sheet, rs):
         raise Refused(f"{_name(sheet)} a perdu la vie : {what} impossible.")
 
@@ -147,33 +151,43 @@ def _settle(before: D20Sheet, sheet: D20Sheet, rs: D20Rules, ctx: Context, pendi
 
     ``pending``: changes of the handler not yet made to ``sheet`` (they and this settle's make one copy).
     Runs after every action, often several times (each hit, each timed roll): kept lean (issue 15): the
-    figures are read once, the state worked out once, the sheet copied at most once."""
-    if not pending and before is sheet:
-        last = SETTLED[0]
-        if last[0] is sheet and last[1] is rs:
-            return before  # what a settle gave is settled: a second one would change and say nothing
+    figures are read once, the state worked out once, the sheet copied at most once; when ``sheet`` is the one
+    the last settle gave and the changes leave its Constitution, maximum and life as they were, what that
+    settle found of them is taken as it is."""
+    # One read of one tuple (another thread's settle cannot mix into it): the last settle's sheet, table, state,
+    # maximum, figures, Constitution in play and death threshold.
+    last_sheet, last_rs, last_state, top, f, played, dies_at = SETTLED[0]
+    known = last_sheet is sheet and last_rs is rs
     d = sheet.__dict__
     if pending:
-        v = d.copy()
-        v.update(pending)
-        if len(v) != len(d):
-            raise AttributeError(f"D20Sheet has no field {sorted(pending.keys() - d.keys())}")
+        v = {**d, **pending}
+        if known and pending.keys() <= _QUICK_FIELDS:
+            quick = True  # fields of the sheet's own: ``v`` has no other
+        else:
+            quick = False
+            if len(v) != len(d):
+                raise AttributeError(f"D20Sheet has no field {sorted(pending.keys() - d.keys())}")
+    elif before is sheet and known:
+        return before  # what a settle gave is settled: a second one would change and say nothing
     else:
         v = d
+        quick = known
     changes: Changes = {}
-    f = figures(rs)
     current = v["current"]
-    con, bonus = v["constitution"], v["constitution_bonus"]
-    damage, drain = v["constitution_damage"], v["constitution_drain"]
-    played = con + bonus - damage - drain
-    if bonus or damage or drain:
-        last = SETTLED[0]
-        if v is not d and last[0] is sheet and last[1] is rs and _TOP_FIELDS.isdisjoint(pending):  # type: ignore[arg-type]
-            top = last[3]  # the last settle gave ``sheet`` this maximum, and the changes leave it as it was
+    # When ``quick``, the last settle gave ``sheet`` alive with these figures, this maximum, this Constitution in
+    # play and this death threshold, and the changes leave them as they were.
+    if not quick:
+        f = figures(rs)
+        con, bonus = v["constitution"], v["constitution_bonus"]
+        damage, drain = v["constitution_damage"], v["constitution_drain"]
+        played = con + bonus - damage - drain
+        if bonus or damage or drain:
+            if not (v is not d and known and _TOP_FIELDS.isdisjoint(pending)):  # type: ignore[arg-type]
+                # else the last settle gave ``sheet`` this maximum, and the changes leave it as it was
+                top = maximum_of(v["base_maximum"], v["level"], con, played, f)
         else:
-            top = maximum_of(v["base_maximum"], v["level"], con, played, f)
-    else:
-        top = v["base_maximum"]  # ``maximum`` without a Constitution change, without the call
+            top = v["base_maximum"]  # ``maximum`` without a Constitution change, without the call
+        dies_at = MAX_POINTS  # not known yet: ``death_cause`` decides
     if current > top:
         # « Quelle que soit la méthode utilisée, il est impossible de dépasser son maximum » — the dead too
         # (a lower maximum by an edit or a lower Constitution).
@@ -182,7 +196,7 @@ def _settle(before: D20Sheet, sheet: D20Sheet, rs: D20Rules, ctx: Context, pendi
     temporary, noted = v["temporary"], v["temporary_noted"]
     if noted is not None and temporary == 0:
         changes["temporary_noted"] = noted = None
-    if v["dead"]:
+    if not quick and v["dead"]:
         return _made(sheet, v, changes)
     recovery, recovery_at = v["recovery"], v["recovery_roll_at"]
     zero = f.zero
@@ -191,7 +205,7 @@ def _settle(before: D20Sheet, sheet: D20Sheet, rs: D20Rules, ctx: Context, pendi
         # « il reprend conscience mais est hors de combat »): the stabilisation story is over.
         changes["recovery"] = recovery = ""
         changes["recovery_roll_at"] = recovery_at = None
-    cause = death_cause(played, current, f)
+    cause = death_cause(played, current, f) if current <= dies_at else ""
     if cause:
         # What ``_die`` does (it tells the journal and stops every timer), in the same copy.
         ctx.say(f"{v['name'] or 'Le personnage'} meurt ({cause}).")
@@ -199,46 +213,50 @@ def _settle(before: D20Sheet, sheet: D20Sheet, rs: D20Rules, ctx: Context, pendi
         changes.update(DEATH)
         changes["death_cause"] = cause
         return _made(sheet, v, changes)
+    if not quick:
+        dies_at = death_pv(played, f)
     total = current + temporary if f.count_temporary else current
-    state1 = living_state(total, v["nonlethal"], recovery, v["conditions"], zero)
-    if before is sheet and v is d and not changes:
+    nonlethal = v["nonlethal"]
+    state1 = living_state(total, nonlethal, recovery, v["conditions"], zero)
+    if last_sheet is before and last_rs is rs:
+        state0 = last_state  # ``before`` is the sheet the last settle gave: its state is known
+    elif before is sheet and v is d and not changes:
         state0 = state1
     else:
-        last = SETTLED[0]  # one read of one tuple: another thread's settle cannot mix into it
-        if last[0] is before and last[1] is rs:
-            state0 = last[2]  # ``before`` is the sheet the last settle gave: its state is known
-        else:
-            state0 = state_id(before, rs)
-    clock = v["clock"]
+        state0 = state_id(before, rs)
     if state1 == "mourant":
         if v["dying_roll_at"] is None or state0 != "mourant":
-            changes["dying_roll_at"] = clock + f.first_dying_roll
+            changes["dying_roll_at"] = v["clock"] + f.first_dying_roll
     elif v["dying_roll_at"] is not None:
         changes["dying_roll_at"] = None
-    if recovery_at is None:
-        if recovery == "assisted" or recovery == "alone":
-            changes["recovery_roll_at"] = clock + (
-                f.assisted_first_roll if recovery == "assisted" else f.alone_interval
-            )
-        elif recovery == "alone_awake":
-            changes["recovery_roll_at"] = clock + f.alone_first_daily_roll
-    elif recovery == "" or recovery == "awake":
+    if recovery:
+        if recovery_at is None:
+            if recovery == "assisted" or recovery == "alone":
+                changes["recovery_roll_at"] = v["clock"] + (
+                    f.assisted_first_roll if recovery == "assisted" else f.alone_interval
+                )
+            elif recovery == "alone_awake":
+                changes["recovery_roll_at"] = v["clock"] + f.alone_first_daily_roll
+        elif recovery == "awake":
+            changes["recovery_roll_at"] = None
+    elif recovery_at is not None:
         changes["recovery_roll_at"] = None
-    if v["nonlethal"] > 0 and f.nonlethal_recovers:
+    if nonlethal > 0 and f.nonlethal_recovers:
         if v["nonlethal_heal_at"] is None:
-            changes["nonlethal_heal_at"] = clock + f.hour
+            changes["nonlethal_heal_at"] = v["clock"] + f.hour
     elif v["nonlethal_heal_at"] is not None:
         changes["nonlethal_heal_at"] = None
     if temporary > 0 and noted is None:
         changes["temporary_noted"] = current
     if v is not d:  # ``_made`` without the call
-        v.update(changes)
+        if changes:
+            v.update(changes)
         sheet = with_values(sheet, v)
     elif changes:
         sheet = evolve(sheet, **changes)
     if state1 != state0:
         _tell_state(sheet, rs, f, ctx, state0, state1)
-    SETTLED[0] = (sheet, rs, state1, top)
+    SETTLED[0] = (sheet, rs, state1, top, f, played, dies_at)
     return sheet
 
 
@@ -254,6 +272,21 @@ def _made(sheet: D20Sheet, values: dict[str, Any], changes: Changes) -> D20Sheet
 # The fields the maximum reads (``maximum_of``).
 _TOP_FIELDS = frozenset(
     ("base_maximum", "level", "constitution", "constitution_bonus", "constitution_damage", "constitution_drain")
+)
+# The fields a handler may change and still leave the maximum, the Constitution in play and life as the last
+# settle found them (``_settle``'s shortcut).
+_QUICK_FIELDS = frozenset(
+    (
+        "current",
+        "temporary",
+        "temporary_noted",
+        "nonlethal",
+        "conditions",
+        "recovery",
+        "recovery_roll_at",
+        "wounds",
+        "clock",
+    )
 )
 
 # What a death stops (``_die``): what only the living have.
@@ -327,6 +360,19 @@ def _settled(
     return run
 
 
+# The handlers of the hot path that end with ``_settle`` themselves, without ``_settled``'s call around them
+# (issue 15): every handler the system registers is one of these, ``_settled`` or ``_settled_inside`` (a test).
+SETTLES_ITSELF: set[str] = set()
+
+F = TypeVar("F", bound=Callable[..., D20Sheet])
+
+
+def _settles_itself(handler: F) -> F:
+    """Marks a handler whose every return is ``_settle(...)``'s (what ``_settled`` would have made of it)."""
+    SETTLES_ITSELF.add(handler.__name__)
+    return handler
+
+
 def _settled_inside(
     handler: Callable[[D20Sheet, H, Context], D20Sheet],
 ) -> Callable[[D20Sheet, H, Context], D20Sheet]:
@@ -362,15 +408,14 @@ def _lost(sheet: D20Sheet, amount: int, ctx: Context, what: str) -> tuple[Change
         new_current = -MAX_POINTS
     elif new_current > MAX_POINTS:
         new_current = MAX_POINTS
-    line = f"{what} : {d['name'] or 'Le personnage'} perd {amount} PV"
-    if absorbed:
-        line += f" ({absorbed} absorbés par les PV temporaires)"
     t = _PV_TEXT
-    line += (
+    # One f-string, no concatenation (issue 15).
+    ctx.say(
+        f"{what} : {d['name'] or 'Le personnage'} perd {amount} PV"
+        f"{f' ({absorbed} absorbés par les PV temporaires)' if absorbed else ''}"
         f" : {t[current] if current in t else fmt_int(current)} → "
         f"{t[new_current] if new_current in t else fmt_int(new_current)} PV."
     )
-    ctx.say(line)
     return {"temporary": temporary - absorbed, "current": new_current}, real
 
 
@@ -426,8 +471,11 @@ def _healed(
 ) -> tuple[Changes, int]:
     """``_heal_pv``'s changes, not yet made."""
     d = sheet.__dict__  # the fields as a dict: cheaper to read than a pydantic model's attributes (issue 15)
-    f = figures(rs)
-    top = maximum(sheet, rs)
+    last = SETTLED[0]
+    if last[0] is sheet and last[1] is rs:
+        f, top = last[4], last[3]  # the last settle gave ``sheet``: its figures and maximum are known
+    else:
+        f, top = figures(rs), maximum(sheet, rs)
     current = d["current"]
     gained = top - current  # ``max(0, min(amount, top - current))`` written out (issue 15)
     if amount < gained:
@@ -516,24 +564,31 @@ def _add_wound(sheet: D20Sheet, part: str, note: str, rs: D20Rules, ctx: Context
 
 # --- Handlers ---------------------------------------------------------------------------------------
 
+_ONE_HIT = (1,)
 
-@_settled
-def damage(sheet: D20Sheet, action: Damage, ctx: Context) -> D20Sheet | Changes:
+
+@_settles_itself
+def damage(sheet: D20Sheet, action: Damage, ctx: Context) -> D20Sheet:
     rs: D20Rules = ctx.ruleset
     a = action.__dict__  # the fields as a dict: cheaper to read than a pydantic model's attributes (issue 15)
     part, hits, nonlethal = a["body_part"], a["hits"], a["nonlethal"]
     if part is not None:
         _check_part(part, rs)
-    if is_dead(sheet, rs):
+    before = sheet
+    last = SETTLED[0]
+    if last[0] is sheet and last[1] is rs:
+        f = last[4]  # the last settle gave ``sheet``, alive, with the table's figures
+    elif is_dead(sheet, rs):
         ctx.say(f"{_name(sheet)} a déjà perdu la vie : dégâts sans effet.")
-        return sheet
-    f = figures(rs)
+        return _settle(sheet, sheet, rs, ctx)
+    else:
+        f = figures(rs)
     dealt, dead = 0, False
     # Each hit falls on the sheet the last one left; the changes of a hit alone are left to ``_settle`` (then
     # ``sheet`` is still the one given: every other path makes the changes as it goes).
     many = hits > 1 or part is not None
     changes: Changes = {}
-    for _ in range(hits):
+    for _ in _ONE_HIT if hits == 1 else range(hits):  # a tuple's loop costs less than a ``range``'s (issue 15)
         if changes:
             sheet, changes = evolve(sheet, **changes), {}
         roll = ctx.amount(a["amount"], "Dégâts")
@@ -547,8 +602,10 @@ def damage(sheet: D20Sheet, action: Damage, ctx: Context) -> D20Sheet | Changes:
             amount //= 2
         if nonlethal:
             changes, real = _take_nonlethal(sheet, amount, f, ctx)
-        else:
-            changes, real = _take_lethal(sheet, amount, f, ctx)
+        else:  # ``_take_lethal`` without the call (issue 15)
+            changes, real = _lost(sheet, amount, ctx, "Dégâts")
+            if real > 0 and f.damage_breaks_stability and sheet.__dict__["recovery"]:
+                _stability_broken(changes, ctx)
         dealt += real
         massive = a["single_attack"] and amount >= f.massive_threshold
         if massive and (not nonlethal or f.massive_nonlethal):
@@ -562,17 +619,15 @@ def damage(sheet: D20Sheet, action: Damage, ctx: Context) -> D20Sheet | Changes:
             if dead:
                 break  # the hits left fall on a corpse; ``_settle`` records the death
     if part is not None and dealt > 0 and not dead:
-        return _add_wound(sheet, part, "", rs, ctx)
-    return changes if changes else sheet
+        return _settle(before, _add_wound(sheet, part, "", rs, ctx), rs, ctx)
+    return _settle(before, sheet, rs, ctx, changes)  # changes left (a hit alone): ``sheet`` is still ``before``
 
 
-def _take_lethal(sheet: D20Sheet, amount: int, f: Figures, ctx: Context) -> tuple[Changes, int]:
-    changes, real = _lost(sheet, amount, ctx, "Dégâts")
-    if real > 0 and sheet.__dict__["recovery"] and f.damage_breaks_stability:
-        ctx.say("Les nouveaux dégâts rouvrent ses blessures : fin de la stabilisation.")
-        changes["recovery"] = ""
-        changes["recovery_roll_at"] = None
-    return changes, real
+def _stability_broken(changes: Changes, ctx: Context) -> None:
+    """New lethal damage ends a stabilisation (``dying.damage_breaks_stability``)."""
+    ctx.say("Les nouveaux dégâts rouvrent ses blessures : fin de la stabilisation.")
+    changes["recovery"] = ""
+    changes["recovery_roll_at"] = None
 
 
 def _take_nonlethal(sheet: D20Sheet, amount: int, f: Figures, ctx: Context) -> tuple[Changes, int]:
@@ -600,8 +655,8 @@ def _massive_damage(sheet: D20Sheet, amount: int, rs: D20Rules, ctx: Context) ->
     return _die(sheet, ctx, "jet de Vigueur raté après des dégâts excessifs")
 
 
-@_settled
-def heal(sheet: D20Sheet, action: Heal, ctx: Context) -> Changes:
+@_settles_itself
+def heal(sheet: D20Sheet, action: Heal, ctx: Context) -> D20Sheet:
     rs: D20Rules = ctx.ruleset
     _alive(sheet, rs, "regagner des points de vie (seule une résurrection ramène à la vie)")
     a = action.__dict__  # the fields as a dict: cheaper to read than a pydantic model's attributes (issue 15)
@@ -611,11 +666,11 @@ def heal(sheet: D20Sheet, action: Heal, ctx: Context) -> Changes:
     shown = roll.detail if not roll.given else str(roll.total)
     magical = a["magical"]
     what = f"{'Soins magiques' if magical else 'Soins'} {shown}"
-    return _healed(sheet, roll.total, rs, ctx, what=what, magical=magical)[0]
+    return _settle(sheet, sheet, rs, ctx, _healed(sheet, roll.total, rs, ctx, what=what, magical=magical)[0])
 
 
-@_settled
-def gain_temporary(sheet: D20Sheet, action: GainTemporary, ctx: Context) -> D20Sheet | Changes:
+@_settles_itself
+def gain_temporary(sheet: D20Sheet, action: GainTemporary, ctx: Context) -> D20Sheet:
     rs: D20Rules = ctx.ruleset
     _alive(sheet, rs, "recevoir des points de vie temporaires")
     a, d = action.__dict__, sheet.__dict__  # dicts: cheaper to read than a pydantic model's attributes (issue 15)
@@ -627,26 +682,29 @@ def gain_temporary(sheet: D20Sheet, action: GainTemporary, ctx: Context) -> D20S
     old = d["temporary"]
     if old and not a["replace"]:
         ctx.say(f"PV temporaires : {old} conservés ; les {amount} nouveaux ne se cumulent pas.")
-        return sheet
+        return _settle(sheet, sheet, rs, ctx)
     # « notez le nombre de points de vie actuels du personnage, avant de prendre en compte l'effet magique »
     noted = d["temporary_noted"] if old and d["temporary_noted"] is not None else d["current"]
     if old:
         ctx.say(f"PV temporaires : {old} remplacés par {amount} ; PV notés : {fmt_int(noted)}.")
     else:
         ctx.say(f"PV temporaires : {amount} ; PV notés avant l'effet : {fmt_int(noted)}.")
-    return {"temporary": amount, "temporary_noted": noted if amount else None}
+    return _settle(sheet, sheet, rs, ctx, {"temporary": amount, "temporary_noted": noted if amount else None})
 
 
-@_settled
-def lose_temporary(sheet: D20Sheet, action: LoseTemporary, ctx: Context) -> Changes:
+@_settles_itself
+def lose_temporary(sheet: D20Sheet, action: LoseTemporary, ctx: Context) -> D20Sheet:
+    rs: D20Rules = ctx.ruleset
     d = sheet.__dict__  # the fields as a dict: cheaper to read than a pydantic model's attributes (issue 15)
     temporary, current, noted = d["temporary"], d["current"], d["temporary_noted"]
     if not temporary:
         ctx.say("Aucun point de vie temporaire.")
-        return {"temporary_noted": None}
+        return _settle(sheet, sheet, rs, ctx, {"temporary_noted": None})
     if noted is None:
         noted = current
-    before_total = current + temporary if figures(ctx.ruleset).count_temporary else current  # ``pv_total``
+    last = SETTLED[0]
+    f = last[4] if last[1] is rs else figures(rs)  # the last settle's table: its figures are known
+    before_total = current + temporary if f.count_temporary else current  # ``pv_total``
     # « le total de points de vie de l'aventurier retombe à la valeur notée, à moins qu'il se trouve déjà
     #   en dessous (auquel cas il reste stable) »
     new_current = current if current < noted else noted
@@ -658,13 +716,14 @@ def lose_temporary(sheet: D20Sheet, action: LoseTemporary, ctx: Context) -> Chan
         f"Les {temporary} PV temporaires disparaissent (jamais récupérables) : total {fmt_int(before_total)} → "
         f"{fmt_int(new_current)} PV, {how}."
     )
-    return {"temporary": 0, "temporary_noted": None, "current": new_current}
+    return _settle(sheet, sheet, rs, ctx, {"temporary": 0, "temporary_noted": None, "current": new_current})
 
 
-@_settled
-def set_condition(sheet: D20Sheet, action: SetCondition, ctx: Context) -> D20Sheet | Changes:
+@_settles_itself
+def set_condition(sheet: D20Sheet, action: SetCondition, ctx: Context) -> D20Sheet:
     rs: D20Rules = ctx.ruleset
-    f = figures(rs)
+    last = SETTLED[0]
+    f = last[4] if last[1] is rs else figures(rs)  # the last settle's table: its figures are known
     a = action.__dict__  # the fields as a dict: cheaper to read than a pydantic model's attributes (issue 15)
     cid = a["condition"]
     label = f.condition_labels.get(cid)
@@ -677,18 +736,18 @@ def set_condition(sheet: D20Sheet, action: SetCondition, ctx: Context) -> D20She
             raise Refused(f"L'état {label} découle des points de vie : on ne le pose pas à la main.")
         if cid in conditions:
             ctx.say(f"{label} : déjà en place.")
-            return sheet
+            return _settle(sheet, sheet, rs, ctx)
         _alive(sheet, rs, "changer d'état")
         ctx.say(f"État {label} ajouté.")
-        return {"conditions": tuple(sorted({*conditions, cid}))}
+        return _settle(sheet, sheet, rs, ctx, {"conditions": tuple(sorted({*conditions, cid}))})
     if cid not in conditions:
         why = effective_conditions(sheet, rs).get(cid)
         if why:
             raise Refused(f"L'état {label} {why} : on ne le retire pas à la main.")
         ctx.say(f"{label} : n'était pas en place.")
-        return sheet
+        return _settle(sheet, sheet, rs, ctx)
     ctx.say(f"État {label} retiré.")
-    return {"conditions": tuple(c for c in conditions if c != cid)}
+    return _settle(sheet, sheet, rs, ctx, {"conditions": tuple(c for c in conditions if c != cid)})
 
 
 @_settled

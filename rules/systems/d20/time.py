@@ -157,7 +157,8 @@ def _pass_time(sheet: D20Sheet, seconds: int, rs: D20Rules, ctx: Context) -> D20
             others = [t for t, k in timers if k != 2]
             sheet = _nonlethal_recovery(sheet, min([end, *others]), rs, ctx)
         sheet = _settle(before, sheet, rs, ctx)
-    return evolve(sheet, clock=max(sheet.clock, end))
+    # The sheet is settled here: the clock moved in the same settle (one copy, the last settle's figures kept).
+    return _settle(sheet, sheet, rs, ctx, {"clock": max(sheet.clock, end)})
 
 
 def _heal_abilities(sheet: D20Sheet, points: int, rs: D20Rules, ctx: Context) -> D20Sheet:
