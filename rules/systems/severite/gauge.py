@@ -8,34 +8,39 @@ from operator import attrgetter
 from rules.errors import Refused
 from rules.model import Context, _new, _set_dict, _set_extra, _set_fields_set, _set_private, construct, evolve, signed
 from rules.ruleset import per_table
-from rules.systems.severite.sheet import MAX_SEQUEL, MAX_SEQUELS, SeveriteSheet, TurnTimer, Wound
+from rules.systems.severite.sheet import MAX_SEQUEL, MAX_SEQUELS, MAX_WOUND_ID, SeveriteSheet, TurnTimer, Wound
 from rules.systems.severite.table import SeveriteRules
 
 _NOTCHES = attrgetter("notches")
-# Heaviest first, the latest first among equals (the order the gauge is lowered in).
-_HEAVIEST = attrgetter("notches", "id")
-
-
 _ID = attrgetter("id")
 _IGNORED = attrgetter("ignored")
 
-# What a tuple of wounds holds, by the tuple's identity: (the tuple, its notches, its highest id). Sheets and
-# their wounds are immutable and each action starts from the sheet the last one gave, so the sums over
-# 30 wounds are done once per tuple instead of several times per action (issue 15); a handler that builds
-# a new tuple from a known one tells its figures (``_remember``). The entry holds the tuple: its id cannot
-# be reused while it is here.
-_WOUND_FIGURES: dict[int, tuple[tuple[Wound, ...], int, int]] = {}
+# A wound's rank in the order the gauge is lowered in (heaviest first, the latest first among equals) as one
+# number: ``notches * _RANK + id`` (ids are 1…MAX_WOUND_ID, so the notches decide first, then the id).
+_RANK = MAX_WOUND_ID + 1
+
+# What a tuple of wounds holds, by the tuple's identity: (the tuple, its notches, its highest id, the ids and
+# the ranks of its wounds in its order). Sheets and their wounds are immutable and each action starts from the
+# sheet the last one gave, so the figures of 30+ wounds are read once per tuple instead of at every action
+# (issue 15: a pydantic attribute read is slow, and the gauge lowered sorted every wound by them); a handler
+# that builds a new tuple from a known one tells its figures (``_remember_figures``). The entry holds the
+# tuple: its id cannot be reused while it is here.
+Figures = tuple[tuple[Wound, ...], int, int, list[int], list[int]]
+_WOUND_FIGURES: dict[int, Figures] = {}
 
 
-def _figures(wounds: tuple[Wound, ...]) -> tuple[tuple[Wound, ...], int, int]:
+def _figures(wounds: tuple[Wound, ...]) -> Figures:
     found = _WOUND_FIGURES.get(id(wounds))
     if found is None or found[0] is not wounds:
-        found = (wounds, sum(map(_NOTCHES, wounds)), max(map(_ID, wounds), default=0))
+        ids = list(map(_ID, wounds))
+        notches = list(map(_NOTCHES, wounds))
+        ranks = [n * _RANK + i for n, i in zip(notches, ids, strict=True)]
+        found = (wounds, sum(notches), max(ids, default=0), ids, ranks)
         _remember_figures(found)
     return found
 
 
-def _remember_figures(found: tuple[tuple[Wound, ...], int, int]) -> None:
+def _remember_figures(found: Figures) -> None:
     if len(_WOUND_FIGURES) >= 256:  # a GM's table of many creatures: keep the latest few
         _WOUND_FIGURES.clear()
     _WOUND_FIGURES[id(found[0])] = found
@@ -44,19 +49,6 @@ def _remember_figures(found: tuple[tuple[Wound, ...], int, int]) -> None:
 def trauma(sheet: SeveriteSheet) -> int:
     """Notches filled: what every wound still holds in the gauge."""
     return _figures(sheet.wounds)[1]
-
-
-def last_wound_id(sheet: SeveriteSheet) -> int:
-    """The highest wound number on the sheet (0 without wounds)."""
-    return _figures(sheet.wounds)[2]
-
-
-def with_wound(sheet: SeveriteSheet, wound: Wound) -> SeveriteSheet:
-    """``sheet`` with ``wound`` added last (its figures known from the sheet's)."""
-    _, notches, last = _figures(sheet.wounds)
-    wounds = (*sheet.wounds, wound)
-    _remember_figures((wounds, notches + wound.notches, max(last, wound.id)))
-    return evolve(sheet, wounds=wounds)
 
 
 # The fields a new wound is given (``new_wound``), as ``construct`` would record them.
@@ -456,54 +448,60 @@ def _lower_gauge(
     otherwise it stays until treated (adrenaline lowers stress, it does not close a wound).
     """
     wounds = sheet.wounds
-    if only is not None:
-        order = [_find_wound(sheet, only)]
+    _, notches_before, last, ids, ranks = _figures(wounds)
+    # The wounds' ranks, heaviest first, the latest first among equals (numbers: no attribute read).
+    if only is not None:  # a wound of the sheet (``supernatural_healing`` found it)
+        order = [ranks[ids.index(only)]]
     else:
-        order = sorted(wounds, key=_HEAVIEST, reverse=True)
+        order = sorted(ranks, reverse=True)
         if prefer is not None:
-            at = next((i for i, w in enumerate(order) if w.id == prefer), None)
+            at = next((i for i, rank in enumerate(order) if rank % _RANK == prefer), None)
             if at:
                 order.insert(0, order.pop(at))
     left = count
-    # What changes, by the wound object (``None``: it leaves the sheet).
-    changed: dict[int, Wound | None] = {}
-    _, notches_before, last = _figures(wounds)
-    for wound in order:
+    # What changes, by the wound's place in ``wounds``: its notches left (``None``: it leaves the sheet).
+    changed: dict[int, int | None] = {}
+    for rank in order:
         if left <= 0:
             break
-        notches = wound.notches
+        notches = rank // _RANK
         if notches:
+            spot = ranks.index(rank)
+            while spot in changed:  # two wounds of one number (a sheet not validated): the next one, in order
+                spot = ranks.index(rank, spot + 1)
             take = notches if notches < left else left
             left -= take
-            if heals and take == notches:
-                changed[id(wound)] = None
-            else:
-                changed[id(wound)] = evolve(wound, notches=notches - take)
-    if heals and only is not None and order[0].notches == 0:
-        changed[id(order[0])] = None
+            changed[spot] = None if heals and take == notches else notches - take
+    if heals and only is not None and order[0] // _RANK == 0:  # ``only`` held no notch: cared for, it heals
+        changed[ranks.index(order[0])] = None
     if not changed:
         return sheet, 0
-    # Where the changed wounds sit (the tuple is rebuilt from slices: a hit lowers a wound or two of 30).
-    spots = sorted(map(list(map(id, wounds)).index, changed))
+    # The tuple, its ids and ranks rebuilt from slices (a heal lowers a wound or two of 30).
     healed: list[Wound] = []  # the wounds that leave, in the sheet's order (the journal tells them so)
-    gone_last = False
     pieces: list[Wound] = []
+    kept_ids: list[int] = []
+    kept_ranks: list[int] = []
+    gone_last = False  # the highest number leaves: the next highest is looked for
     begin = 0
-    for at in spots:
-        pieces += wounds[begin:at]
-        wound = wounds[at]
-        replacement = changed[id(wound)]
-        if replacement is not None:
-            pieces.append(replacement)
+    for spot in sorted(changed):
+        pieces += wounds[begin:spot]
+        kept_ids += ids[begin:spot]
+        kept_ranks += ranks[begin:spot]
+        still = changed[spot]
+        if still is None:
+            healed.append(wounds[spot])
+            gone_last = gone_last or ids[spot] == last
         else:
-            healed.append(wound)
-            if wound.id == last:
-                gone_last = True
-        begin = at + 1
+            pieces.append(evolve(wounds[spot], notches=still))
+            kept_ids.append(ids[spot])
+            kept_ranks.append(still * _RANK + ids[spot])
+        begin = spot + 1
     pieces += wounds[begin:]
+    kept_ids += ids[begin:]
+    kept_ranks += ranks[begin:]
     kept = tuple(pieces)
     # A wound that leaves had no notch left (lowered to 0, or ``only`` at 0): the gauge lost what was taken.
-    highest = max(map(_ID, kept), default=0) if gone_last else last
-    _remember_figures((kept, notches_before - (count - left), highest))
+    highest = max(kept_ids, default=0) if gone_last else last
+    _remember_figures((kept, notches_before - (count - left), highest, kept_ids, kept_ranks))
     sheet = evolve(sheet, wounds=kept)
     return _heal_away(sheet, healed, rs, ctx, removed=True), count - left

@@ -21,6 +21,7 @@ from rules.systems.severite.actions import (
 )
 from rules.systems.severite.derive import handicap_penalty
 from rules.systems.severite.gauge import (
+    _RANK,
     _alive,
     _check_damage_type,
     _check_part,
@@ -195,7 +196,7 @@ def _add_wound(
     wounds = sheet.wounds
     if len(wounds) >= MAX_WOUNDS:
         raise Refused(f"La fiche compte déjà {MAX_WOUNDS} blessures : effacez celles qui n'ont plus lieu d'être.")
-    _, before, last = _figures(wounds)
+    _, before, last, ids, ranks = _figures(wounds)
     wound_id = last + 1
     if wound_id > MAX_WOUND_ID:
         raise Refused("Numéros de blessure épuisés : renumérotez les blessures de la fiche.")
@@ -215,7 +216,7 @@ def _add_wound(
     )
     after = before + notches
     wounds = (*wounds, wound)
-    _remember_figures((wounds, after, wound_id))
+    _remember_figures((wounds, after, wound_id, [*ids, wound_id], [*ranks, notches * _RANK + wound_id]))
     sheet = evolve(sheet, wounds=wounds)
     ctx.event("wound")
     after_text = grid_text(after, g)

@@ -1,0 +1,94 @@
+"""Sévérité: what the gauge's figures kept per tuple of wounds (issue 15, session 5) must not change.
+
+``_lower_gauge`` orders the wounds by one number per wound (``notches × (MAX_WOUND_ID + 1) + id``) kept with the
+tuple, and the next wound's number comes from the highest number kept with it. Each test here failed on a
+mutant of that bookkeeping that the other Sévérité tests let live.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import rules
+from rules.systems.severite import InflictWound
+
+
+def sheet_with(*wounds: tuple[int, str, int]) -> Any:
+    return rules.new_sheet(
+        "severite", name="Ysolde", wounds=[{"id": i, "grade": grade, "notches": n} for i, grade, n in wounds]
+    )
+
+
+def heal(sheet: Any, notches: int) -> rules.Outcome:
+    return rules.apply(sheet, rules.Heal(amount=notches, magical=True), random.Random(0))
+
+
+def new_wound_id(sheet: Any) -> int:
+    after = rules.apply(sheet, InflictWound(grade="legere", tenacity_test=False), random.Random(0)).sheet
+    return int(after.wounds[-1].id)
+
+
+def test_a_wound_numbered_one_million_holds_only_its_own_notches() -> None:
+    """« En fonction de son niveau de réussite, cette Action accordera le retrait de cran de Trauma. » Two
+    one-notch wounds, one of them numbered 1,000,000 (the highest number a wound may have): two notches
+    removed heal both (the rank of a wound must not let its number spill into its notches)."""
+    out = heal(sheet_with((1_000_000, "legere", 1), (3, "legere", 1)), 2)
+    assert out.sheet.wounds == ()
+    assert out.log[-1] == "Soins surnaturels : 2 crans de Trauma retirés (2 → 0)."
+
+
+def test_after_every_wound_healed_the_next_one_is_number_one() -> None:
+    """« En fonction de son niveau de réussite, cette Action accordera le retrait de cran de Trauma. » The last
+    wound healed away, the sheet holds none: the next wound is n° 1 again."""
+    healed = heal(sheet_with((4, "legere", 1)), 1).sheet
+    assert healed.wounds == ()
+    assert new_wound_id(healed) == 1
+
+
+def test_the_next_wound_number_follows_the_highest_left_whatever_the_order() -> None:
+    """« En fonction de son niveau de réussite, cette Action accordera le retrait de cran de Trauma. » The
+    heaviest wound (n° 9) heals; of the wounds left, listed n° 6 then n° 2, the highest is 6: the next wound
+    is n° 7 (not the number after the last one listed)."""
+    healed = heal(sheet_with((9, "grave", 3), (6, "legere", 1), (2, "legere", 1)), 3).sheet
+    assert [w.id for w in healed.wounds] == [6, 2]
+    assert new_wound_id(healed) == 7
+    # A wound only lowered keeps the highest number as it was.
+    lowered = heal(sheet_with((9, "legere", 1), (2, "grave", 3)), 1).sheet
+    assert [(w.id, w.notches) for w in lowered.wounds] == [(9, 1), (2, 2)]
+    assert new_wound_id(lowered) == 10
+
+
+def test_a_new_wound_heals_before_an_older_one_of_the_same_weight() -> None:
+    """« En fonction de son niveau de réussite, cette Action accordera le retrait de cran de Trauma. » The
+    heaviest wounds first, the latest first among equals (rules-notes V14): a new Légère wound (n° 2) beside an
+    older Légère one (n° 1) is the one one notch heals."""
+    hurt = rules.apply(sheet_with((1, "legere", 1)), InflictWound(grade="legere", tenacity_test=False)).sheet
+    out = heal(hurt, 1)
+    assert [w.id for w in out.sheet.wounds] == [1]
+    assert out.log[0] == "Blessure n° 2 Légère guérie."
+
+
+def test_two_wounds_of_one_number_both_heal() -> None:
+    """« En fonction de son niveau de réussite, cette Action accordera le retrait de cran de Trauma. » A sheet
+    that skipped validation may hold two wounds of one number: two notches heal both, each told once."""
+    one = sheet_with((1, "legere", 1)).wounds[0]
+    sheet = sheet_with((5, "legere", 0)).model_copy(update={"wounds": (one, one.model_copy())})
+    out = heal(sheet, 2)
+    assert out.sheet.wounds == ()
+    assert [line for line in out.log if "guérie" in line] == [
+        "Blessure n° 1 Légère guérie.",
+        "Blessure n° 1 Légère guérie.",
+    ]
+
+
+def test_heal_after_heal_follows_the_wounds_left() -> None:
+    """« En fonction de son niveau de réussite, cette Action accordera le retrait de cran de Trauma. » Care after
+    care on the sheet each one left: one notch off the Grave n° 2 (3 → 2), then two notches heal it, then one
+    notch heals the latest of the two Légères (n° 3): n° 1 is left."""
+    sheet = sheet_with((1, "legere", 1), (2, "grave", 3), (3, "legere", 1))
+    first = heal(sheet, 1).sheet
+    assert [(w.id, w.notches) for w in first.wounds] == [(1, 1), (2, 2), (3, 1)]
+    second = heal(first, 2).sheet
+    assert [w.id for w in second.wounds] == [1, 3]
+    assert [w.id for w in heal(second, 1).sheet.wounds] == [1]
