@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Annotated, Any, Literal
 
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from rules.errors import FIELD_LABELS
 from rules.model import MAX_POINTS, SheetBase, fmt_int, plural
-from rules.systems import REGISTRY
+from rules.ruleset import per_table
+from rules.systems import _TABLES, REGISTRY
 from rules.systems.segments.table import SYSTEM_ID, LightLevel, Need, SegmentsRules
 
 MAX_BONUS = 50
@@ -211,21 +212,23 @@ class SegmentsSheet(SheetBase):
     @field_validator("armour", "light", "exposure", mode="before")
     @classmethod
     def _known_choice(cls, value: Any, info: ValidationInfo) -> Any:
-        choices = _choices(info.field_name or "", rules_table(info))
+        checks = _checks(rules_table(info))
+        choices = checks.choices[info.field_name or ""]
         if isinstance(value, str) and value in choices:
             return value
         shown = f"« {value} »" if isinstance(value, str) else "cette valeur"
-        return _refuse(f"{shown} n'est pas au choix ({', '.join(choices.values())})")
+        return _refuse(f"{shown} n'est pas au choix ({checks.shown[info.field_name or '']})")
 
     @field_validator("privations", mode="before")
     @classmethod
     def _known_privations(cls, value: Any, info: ValidationInfo) -> Any:
         if isinstance(value, (list, tuple)):
-            choices = _choices("privations", rules_table(info))
+            checks = _checks(rules_table(info))
+            choices = checks.choices["privations"]
             for item in value:
                 if not (isinstance(item, str) and item in choices):
                     shown = f"« {item} »" if isinstance(item, str) else "cette valeur"
-                    _refuse(f"{shown} n'est pas une privation connue ({', '.join(choices.values())})")
+                    _refuse(f"{shown} n'est pas une privation connue ({checks.shown['privations']})")
         return value
 
     @field_validator("conditions", "privations")
@@ -277,17 +280,24 @@ def rules_table(info: ValidationInfo | None = None) -> SegmentsRules:
     """The rule table a sheet is checked against: ``context={"rules_table": …}`` when validating, else the
     shipped one."""
     context = info.context if info is not None else None
-    if isinstance(context, Mapping):
+    # ``None`` first: an ABC's ``isinstance`` is slow, and nearly every sheet is read without a context.
+    if context is not None and isinstance(context, Mapping):
         table = context.get("rules_table")
         if isinstance(table, SegmentsRules):
             return table
-    table = REGISTRY[SYSTEM_ID].ruleset()
+    table = _TABLES.get(SYSTEM_ID)  # ``ruleset()`` without the registry's lookup, once the table is loaded
+    if table is None:
+        table = REGISTRY[SYSTEM_ID].ruleset()
     assert isinstance(table, SegmentsRules)
     return table
 
 
 def _choices(field: str, rs: SegmentsRules) -> dict[str, str]:
-    """The ids a choice field accepts, with their French labels."""
+    """The ids a choice field accepts, with their French labels (the table's own dict: do not change it)."""
+    return _checks(rs).choices[field]
+
+
+def _choices_of(field: str, rs: SegmentsRules) -> dict[str, str]:
     if field == "armour":
         return {"": "aucune", **{k: v.label for k, v in rs.armours.items()}}
     if field == "light":
@@ -301,6 +311,26 @@ def energies(rs: SegmentsRules) -> list[str]:
     return [k for k, v in rs.damage_types.items() if v.energy]
 
 
+class _Checks:
+    """What the sheet's checks read of a rule table, computed once per table (issue 15: rebuilt for every
+    sheet, it was most of validating one)."""
+
+    def __init__(self, rs: SegmentsRules) -> None:
+        self.choices = {f: _choices_of(f, rs) for f in ("armour", "light", "exposure", "privations")}
+        # The choices as the refusals list them.
+        self.shown = {f: ", ".join(c.values()) for f, c in self.choices.items()}
+        self.levels = frozenset(rs.fatigue.levels)
+        settable = [c for c in rs.conditions if c not in self.levels]
+        self.settable_text = ", ".join(rs.conditions[c].label for c in settable)
+        self.energies = frozenset(energies(rs))
+        self.energies_text = ", ".join(energies(rs))
+        self.types_text = ", ".join(rs.damage_types)
+        self.surprises = frozenset(c for c, r in rs.conditions.items() if r.surprise)
+
+
+_checks: Callable[[SegmentsRules], _Checks] = per_table(_Checks)
+
+
 def sheet_problems(sheet: SegmentsSheet, rs: SegmentsRules) -> list[str]:
     """Every way ``sheet`` disagrees with the rule table ``rs`` or with itself, in French; empty when none.
 
@@ -308,29 +338,28 @@ def sheet_problems(sheet: SegmentsSheet, rs: SegmentsRules) -> list[str]:
     Ids (states, damage types, energies) are checked against ``rs``, so a GM's table can be passed.
     """
     problems: list[str] = []
-    settable = [c for c in rs.conditions if c not in rs.fatigue.levels]
+    checks = _checks(rs)
+    conditions = rs.conditions
     for cid in sheet.conditions:
-        if cid in rs.fatigue.levels:
+        if cid in checks.levels:
             problems.append(
-                f"« états » : {rs.conditions[cid].label} se règle sur l'échelle de fatigue, pas comme un état posé"
+                f"« états » : {conditions[cid].label} se règle sur l'échelle de fatigue, pas comme un état posé"
             )
-        elif cid not in rs.conditions:
-            known = ", ".join(rs.conditions[c].label for c in settable)
-            problems.append(f"« états » : « {cid} » n'est pas un état connu (états : {known})")
+        elif cid not in conditions:
+            problems.append(f"« états » : « {cid} » n'est pas un état connu (états : {checks.settable_text})")
     for text in sheet.damage_reductions:
         _, bypass = parse_reduction(text)
         if bypass is not None and bypass not in rs.damage_types:
             problems.append(
                 f"« réductions de dégâts » : « {text} » : « {bypass} » n'est pas un type de dégâts connu "
-                f"(types : {', '.join(rs.damage_types)})"
+                f"(types : {checks.types_text})"
             )
-    known_energies = energies(rs)
     for text in sheet.energy_resistances:
         energy, _ = parse_resistance(text)
-        if energy not in known_energies:
+        if energy not in checks.energies:
             problems.append(
                 f"« résistances à l'énergie » : « {energy} » n'est pas une énergie connue "
-                f"(énergies : {', '.join(known_energies)})"
+                f"(énergies : {checks.energies_text})"
             )
     top = len(rs.fatigue.levels)
     if sheet.fatigue > top:
@@ -348,7 +377,7 @@ def sheet_problems(sheet: SegmentsSheet, rs: SegmentsRules) -> list[str]:
     turn = rs.time_units["turn"]
     if sheet.self_stabilise_turn is not None and sheet.self_stabilise_turn > sheet.clock // turn:
         problems.append("« tour de la dernière tentative de stabilisation » : ce tour n'est pas encore venu")
-    surprised = any(c in rs.conditions and rs.conditions[c].surprise for c in sheet.conditions)
+    surprised = not checks.surprises.isdisjoint(sheet.conditions)
     counters = (
         ("burning_for", sheet.burning, "« en feu depuis » : ne compte que pendant que le feu brûle"),
         ("exposure_for", bool(sheet.exposure), "« exposition depuis » : ne compte que pendant une exposition"),
