@@ -40,8 +40,14 @@ def _figures(wounds: tuple[Wound, ...]) -> Figures:
     return found
 
 
+# How many tuples are kept: a GM's table of 1,000 creatures hit at once, then their states read (« qui est
+# tombé », the ``state`` hook reads the gauge of each new sheet): every one of them found here, not read
+# again wound by wound (issue 15: 256 kept, a bulk action on 1,000 read 3 of 4 sheets' wounds again).
+KEPT_FIGURES = 2048
+
+
 def _remember_figures(found: Figures) -> None:
-    if len(_WOUND_FIGURES) >= 256:  # a GM's table of many creatures: keep the latest few
+    if len(_WOUND_FIGURES) >= KEPT_FIGURES:  # past that, the latest ones only
         _WOUND_FIGURES.clear()
     _WOUND_FIGURES[id(found[0])] = found
 
