@@ -40,14 +40,8 @@ def _figures(wounds: tuple[Wound, ...]) -> Figures:
     return found
 
 
-# How many tuples are kept: a GM's table of 1,000 creatures hit at once, then their states read (« qui est
-# tombé », the ``state`` hook reads the gauge of each new sheet): every one of them found here, not read
-# again wound by wound (issue 15: 256 kept, a bulk action on 1,000 read 3 of 4 sheets' wounds again).
-KEPT_FIGURES = 2048
-
-
 def _remember_figures(found: Figures) -> None:
-    if len(_WOUND_FIGURES) >= KEPT_FIGURES:  # past that, the latest ones only
+    if len(_WOUND_FIGURES) >= 256:  # a GM's table of many creatures: keep the latest few
         _WOUND_FIGURES.clear()
     _WOUND_FIGURES[id(found[0])] = found
 
@@ -55,6 +49,18 @@ def _remember_figures(found: Figures) -> None:
 def trauma(sheet: SeveriteSheet) -> int:
     """Notches filled: what every wound still holds in the gauge."""
     return _figures(sheet.wounds)[1]
+
+
+def gauge_notches(sheet: SeveriteSheet) -> int:
+    """``trauma(sheet)`` for a reader that needs nothing else of the wounds: the figures kept if there are, else
+    the notches summed alone and nothing kept (issue 15: the ``state`` hook, read for each of a GM table's
+    1,000 creatures after a bulk action, found 3 of 4 sheets past the 256 tuples kept and worked out every
+    figure of their wounds; keeping more tuples alive made every action dearer, the collector walking them)."""
+    wounds = sheet.wounds
+    found = _WOUND_FIGURES.get(id(wounds))
+    if found is not None and found[0] is wounds:
+        return found[1]
+    return sum(map(_NOTCHES, wounds))
 
 
 # The fields a new wound is given (``new_wound``), as ``construct`` would record them.
