@@ -22,6 +22,7 @@ from rules.systems.severite.actions import (
 from rules.systems.severite.derive import handicap_penalty
 from rules.systems.severite.gauge import (
     _RANK,
+    Grid,
     _alive,
     _check_damage_type,
     _check_part,
@@ -42,7 +43,6 @@ from rules.systems.severite.gauge import (
     new_wound,
     power_grade,
     protection,
-    success_level,
     tier_of,
     tier_rule,
     tier_text,
@@ -99,8 +99,9 @@ def _tenacity(
     them and its condition (issue 15)."""
     if sheet.dead:
         return sheet if wounds is None else evolve(sheet, wounds=wounds)
+    g = grid(rs)  # once per Défi (issue 15)
     conditions = sheet.conditions
-    if conditions and not grid(rs).skipped.isdisjoint(conditions):
+    if conditions and not g.skipped.isdisjoint(conditions):
         blocking = [c for c in rs.tenacity.skipped_when if c in conditions]
         if blocking:
             labels = ", ".join(condition_label(c, rs) for c in blocking)
@@ -117,9 +118,8 @@ def _tenacity(
         return _put_condition(sheet, cid, rs, wounds)
     if wounds is not None:
         sheet = evolve(sheet, wounds=wounds)
-    level_id = success_level(margin, rs)
-    assert level_id is not None
-    level = rs.success_levels[level_id]
+    at = g.level_at  # ``success_level(margin, rs)``, the margin being 0 or more
+    level = rs.success_levels[at[margin] if margin < len(at) else at[-1]]
     result = rs.tenacity_results[level.tenacity]
     ctx.say(f"{head} → réussite {level.label} (différence {margin}) : Ténacité {result.label}. {result.effect}")
     ctx.event(f"tenacity_{level.tenacity}")
@@ -183,9 +183,12 @@ def _add_wound(
     handicap_penalty: int,
     note: str,
     test: bool = True,
+    g: Grid | None = None,
 ) -> SeveriteSheet:
-    """A Blessure of ``grade_id`` lands: the gauge, the Fatale rules, the Défi de Ténacité."""
-    g = grid(rs)
+    """A Blessure of ``grade_id`` lands: the gauge, the Fatale rules, the Défi de Ténacité. ``g``: the table's
+    ``Grid`` if the caller has it (issue 15: looked up once per hit)."""
+    if g is None:
+        g = grid(rs)
     grade = rs.grades[grade_id]
     where = (g.part_texts.get(body_part) or f" ({body_part})") if body_part else ""
     if handicap and grade.handicap == "never":
@@ -308,7 +311,9 @@ def _inflict(
         ctx.say(f"Sévérité {fmt_int(severity)} : pas assez de dommages pour créer une Blessure.")
         ctx.event("no_wound")
         return sheet
-    grade_id = wound_grade(severity, rs)
+    g = grid(rs)  # once per hit (issue 15)
+    at = g.grade_at  # ``wound_grade(severity, rs)``, the Sévérité being 0 or more
+    grade_id = at[severity] if severity < len(at) else at[-1]
     return _add_wound(
         sheet,
         rs,
@@ -317,10 +322,11 @@ def _inflict(
         severity=severity,
         body_part=body_part,
         damage_type=damage_type,
-        psychological=damage_type in grid(rs).psychological,
+        psychological=damage_type in g.psychological,
         handicap=handicap,
         handicap_penalty=handicap_penalty,
         note=note,
+        g=g,
     )
 
 
