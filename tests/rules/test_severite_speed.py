@@ -11,6 +11,7 @@ import random
 from typing import Any
 
 import rules
+from rules import table as rtable
 from rules.systems.severite import InflictWound
 
 
@@ -135,3 +136,15 @@ def test_a_new_wounds_handicap_weighs_on_the_defi_it_calls_for_under_a_house_tab
     )
     assert [(w.id, w.grade, w.handicap_penalty) for w in out.sheet.wounds] == [(1, "grave", -2)]
     assert out.sheet.conditions == ("hors_de_combat",)
+
+
+def test_the_state_read_alone_counts_every_notch_of_wounds_never_seen() -> None:
+    """« Elle représente l’état de stress du personnage, et à mesure qu’elle se remplit celui-ci sera susceptible
+    d’être mis hors combat. » The state the GM table reads alone (``rules.table.health_state``, no other derived
+    value) of a sheet whose wounds no action has seen yet: 3 + 3 + 3 notches are past the gauge's 8, 3 alone
+    are not, no wound at all is « en forme »."""
+    past = sheet_with((1, "grave", 3), (2, "grave", 3), (3, "grave", 3))
+    assert rtable.health_state(past.model_copy(update={"wounds": (*past.wounds,)})) == "au_dela"
+    one = sheet_with((1, "grave", 3))
+    assert rtable.health_state(one.model_copy(update={"wounds": (*one.wounds,)})) == "blesse"
+    assert rtable.health_state(sheet_with()) == "en_forme"
