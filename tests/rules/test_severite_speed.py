@@ -11,6 +11,7 @@ import random
 from typing import Any
 
 import rules
+from rules import table as rtable
 from rules.systems.severite import InflictWound
 
 
@@ -92,3 +93,58 @@ def test_heal_after_heal_follows_the_wounds_left() -> None:
     second = heal(first, 2).sheet
     assert [w.id for w in second.wounds] == [1, 3]
     assert [w.id for w in heal(second, 1).sheet.wounds] == [1]
+
+
+# Session 5, round 2: the ignored wounds counted with the figures; a failed Défi copies the sheet once.
+
+
+def test_inebranlable_off_leaves_the_wounds_alone_when_none_is_ignored() -> None:
+    """« Vous permet tout simplement d’ignorer la Blessure jusqu’à la fin du Conflit. » Inébranlable taken off a
+    sheet whose wounds are all counted: the wounds stay as they were, the very same tuple (the count of ignored
+    wounds kept with the figures says there is nothing to do; one ignored wound healed away counts no more)."""
+    sheet = sheet_with((1, "legere", 1), (2, "grave", 3)).model_copy(update={"conditions": ("inebranlable",)})
+    off = rules.apply(sheet, rules.SetCondition(condition="inebranlable", active=False)).sheet
+    assert off.conditions == ()
+    assert off.wounds is sheet.wounds
+    # The ignored wound (n° 2, the heaviest) heals away: the one left was never ignored.
+    ignored = sheet.model_copy(
+        update={"wounds": (sheet.wounds[0], sheet.wounds[1].model_copy(update={"ignored": True}))}
+    )
+    healed = heal(ignored, 3).sheet
+    assert [w.id for w in healed.wounds] == [1]
+    off = rules.apply(healed, rules.SetCondition(condition="inebranlable", active=False)).sheet
+    assert off.wounds is healed.wounds
+    # Still ignored, it counts again when Inébranlable goes.
+    lowered = heal(ignored, 1).sheet
+    assert [(w.id, w.notches, w.ignored) for w in lowered.wounds] == [(1, 1, False), (2, 2, True)]
+    off = rules.apply(lowered, rules.SetCondition(condition="inebranlable", active=False)).sheet
+    assert [w.ignored for w in off.wounds] == [False, False]
+
+
+def test_a_new_wounds_handicap_weighs_on_the_defi_it_calls_for_under_a_house_table() -> None:
+    """« Si le Défi est échoué, vous êtes hors combat »: under a house table where Handicaps weigh on the Défi
+    (V12), a Grave wound with a −2 Handicap calls for a Défi that already counts that Handicap (the wound is on
+    the sheet when the Défi is rolled, even though the sheet is copied once, with the wound and the condition)."""
+    rs = rules.ruleset("severite")
+    table = rs.model_copy(update={"tenacity": rs.tenacity.model_copy(update={"handicaps_apply": True})})
+    sheet = rules.new_sheet("severite", name="Ysolde", physique=2)
+    grave = InflictWound(grade="grave", handicap="Boite", handicap_penalty=-2, rolls=(5,))
+    out = rules.apply(sheet, grave, random.Random(0), rules_table=table)
+    assert out.log[2] == (
+        "Défi de Ténacité contre Jouable (8) : 1d10 = 5 (valeur donnée) +2 (Physique) −2 (Handicaps) = 5 → échec : "
+        "hors combat jusqu'à la fin du Conflit."
+    )
+    assert [(w.id, w.grade, w.handicap_penalty) for w in out.sheet.wounds] == [(1, "grave", -2)]
+    assert out.sheet.conditions == ("hors_de_combat",)
+
+
+def test_the_state_read_alone_counts_every_notch_of_wounds_never_seen() -> None:
+    """« Elle représente l’état de stress du personnage, et à mesure qu’elle se remplit celui-ci sera susceptible
+    d’être mis hors combat. » The state the GM table reads alone (``rules.table.health_state``, no other derived
+    value) of a sheet whose wounds no action has seen yet: 3 + 3 + 3 notches are past the gauge's 8, 3 alone
+    are not, no wound at all is « en forme »."""
+    past = sheet_with((1, "grave", 3), (2, "grave", 3), (3, "grave", 3))
+    assert rtable.health_state(past.model_copy(update={"wounds": (*past.wounds,)})) == "au_dela"
+    one = sheet_with((1, "grave", 3))
+    assert rtable.health_state(one.model_copy(update={"wounds": (*one.wounds,)})) == "blesse"
+    assert rtable.health_state(sheet_with()) == "en_forme"

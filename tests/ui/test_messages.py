@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QSize
-from PySide6.QtGui import QImage
+from PySide6.QtGui import QFont, QImage
 from PySide6.QtWidgets import QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from ui.common import messages
@@ -129,6 +129,20 @@ def test_a_message_is_measured_once_or_twice_never_in_a_loop(
     bar.clear()
     qapp.processEvents()
     assert asked == []
+    # A text already measured at this width (the GM table's reports, damage then healing) is not
+    # measured again; another font measures it anew.
+    for text in (SHORT, LONG, SHORT + " ", LONG + " "):
+        bar.show_message(text, "info")
+        qapp.processEvents()
+        bar.repaint()
+    assert asked == []
+    bar._label.setFont(QFont("DejaVu Serif", 15))
+    qapp.processEvents()
+    asked.clear()
+    bar.show_message(SHORT, "info")
+    qapp.processEvents()
+    assert asked == ["heightForWidth"]
+    asked.clear()
     # The label's own size hints (a layout of the whole text each) are not the text's measure.
     bar.show_message(LONG, "info")
     assert bar._label.sizeHint() == bar._label.size()
@@ -150,3 +164,21 @@ def test_still_plain_selectable_text_that_scrolls(qtbot: Any, qapp: Any) -> None
     qapp.processEvents()
     assert not scroll_bar.isVisible()
     assert bar._label.width() == bar._scroll.viewport().width()
+
+
+@pytest.mark.parametrize("width", [320, 1233])
+def test_heights_remembered_give_the_same_pixels(qtbot: Any, qapp: Any, width: int) -> None:
+    """Texts coming back (measured before, at this width or another) are placed and drawn as the
+    resizable scroll area draws them: the remembered heights are the ones the text takes."""
+    ours_window, ours = _window(qtbot, width)
+    theirs_window, theirs = _window(qtbot, width, reference=True)
+    for new_width in (width, width + 57, width):
+        for window in (ours_window, theirs_window):
+            window.resize(new_width, 200)
+        for text in (SHORT, LONG, "mot " * 41, SHORT, LONG, "mot " * 41, LONG):
+            for bar in (ours, theirs):
+                bar.show_message(text, "warning")
+            qapp.processEvents()
+            assert ours._label.geometry() == theirs._label.geometry(), (new_width, text)
+            assert _pixels(ours_window) == _pixels(theirs_window), (new_width, text)
+    assert len(ours._label._heights) <= messages.HEIGHTS_KEPT

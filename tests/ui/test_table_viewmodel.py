@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import re
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -12,7 +13,7 @@ import pytest
 import rules
 from rules import table as rtable
 from tests.ui.table_helpers import mixed_vm, named_npc, wolf
-from ui.table.viewmodel import BulkRequest, TableViewModel, base_name, report_text
+from ui.table.viewmodel import BulkRequest, Report, Result, TableViewModel, base_name, report_text
 
 
 def vm_with(*sheets: Any, seed: int = 3) -> TableViewModel:
@@ -174,6 +175,34 @@ def test_each_creature_s_own_rules_apply_in_a_mixed_bulk() -> None:
     d20 = next(c for c in vm.creatures if c.sheet.system == "d20")
     assert rules.derive(d20.sheet).nonlethal == 17
     assert "Refusé pour" in report_text(report)
+
+
+def test_the_bar_says_each_refusal_reason_once_with_its_creatures() -> None:
+    """The message bar's report groups refusals by reason: a reason shared by many creatures is said
+    once, after their names (the first 12 and how many others), instead of once per creature."""
+    vm = vm_with(*(wolf(f"Loup {n}") for n in range(1, 21)))
+    vm.add_creatures(rules.new_sheet("d20", name="Garde", is_npc=True), 1)
+    ids = [c.id for c in vm.creatures]
+    report = vm.bulk(ids, BulkRequest("nonlethal", "3"))
+    assert report is not None and len(report.refused) == 20
+    reasons = {r.reason for r in report.refused}
+    assert len(reasons) == 1
+    (reason,) = reasons
+    text = report_text(report)
+    assert text.count(reason) == 1
+    names = ", ".join(f"Loup {n}" for n in range(1, 13))
+    assert f"Refusé pour {names} et 8 autres : {reason}" in text.splitlines()
+    # Every reason still said, each with its creatures, when they differ.
+    two = _with_refusal(report, extra=("Garde", "une autre raison."))
+    lines = report_text(two).splitlines()
+    assert "Refusé pour Garde : une autre raison." in lines
+    assert sum(line.startswith("Refusé pour ") for line in lines) == 2
+
+
+def _with_refusal(report: Report, extra: tuple[str, str]) -> Report:
+    """The report with one more creature refused, for another reason."""
+    results = (*report.results, Result(999, extra[0], False, reason=extra[1]))
+    return replace(report, results=results, _sorted=None)
 
 
 def test_none_factor_leaves_the_creature_untouched_and_lists_it() -> None:

@@ -18,7 +18,8 @@ hints, then its height at each width the scroll bar comes and goes with): 8 to 1
 text per message, 40 ms for a report of 2,000 characters. Here the bar places the text itself
 (``_place``), where the resizable area would have settled: the viewport's width (less the scroll bar's
 when the text is taller than the viewport) and its height for that width; the label's own size hints
-are not asked for.
+are not asked for. A text already measured at that width (the GM table's reports of blows alternating
+damage and healing) is not measured again: its height is remembered (``_Text.measure``).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ STYLES = {
     "info": ("#e8f1fb", "#0d47a1"),
 }
 LINES_SHOWN = 2
+HEIGHTS_KEPT = 8  # texts × widths whose height the bar remembers
 
 
 class _Text(QLabel):
@@ -49,6 +51,20 @@ class _Text(QLabel):
         # The room and text it was placed for: the viewport's own resizes (the scroll bar coming and
         # going) leave the room as it was and need no measure.
         self.placed: tuple[QSize, str] | None = None
+        # The heights already measured, by text and width (a few: the GM table's alternating reports).
+        self._heights: dict[tuple[str, int], int] = {}
+
+    def measure(self, width: int) -> int:
+        """The text's height at ``width``, laid out once per distinct text and width (issue 11: each
+        measure lays a selectable label's whole document out twice)."""
+        key = (self.text(), width)
+        height = self._heights.get(key)
+        if height is None:
+            height = self.heightForWidth(width)
+            if len(self._heights) >= HEIGHTS_KEPT:
+                del self._heights[next(iter(self._heights))]
+            self._heights[key] = height
+        return height
 
     def sizeHint(self) -> QSize:
         return self.size()
@@ -60,6 +76,7 @@ class _Text(QLabel):
         super().changeEvent(event)
         if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
             self.placed = None  # the same text takes another height
+            self._heights.clear()
             self._relayout()
 
 
@@ -179,10 +196,10 @@ class MessageBar(QFrame):
             return
         label.placed = (room, text)
         width = room.width()
-        height = label.heightForWidth(width) if text else 0
+        height = label.measure(width) if text else 0
         if height > room.height():
             width -= scroll.verticalScrollBar().sizeHint().width()
-            height = label.heightForWidth(width)
+            height = label.measure(width)
         size = QSize(width, max(height, room.height()))
         if label.size() != size:
             label.resize(size)

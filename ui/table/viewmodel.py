@@ -190,11 +190,17 @@ def report_text(report: Report, limit: int = 12) -> str:
         names = report.names(what)
         if names:
             lines.append(label.format(listed(names)))
-    refused = report.refused
-    if refused:
-        parts = [f"{r.name} ({r.reason})" for r in refused[:limit]]
-        more = _tr(" et {0} autres").format(len(refused) - limit) if len(refused) > limit else ""
-        lines.append(_tr("Refusé pour : {0}{1}.").format(" ; ".join(parts), more))
+    # The refusals grouped by reason, each reason said once (a heal refused to 250 creatures for the same
+    # reason was that reason 12 times: 2,000 characters laid out in the message bar at every blow).
+    by_reason: dict[str, list[str]] = {}
+    for refusal in report.refused:
+        by_reason.setdefault(refusal.reason, []).append(refusal.name)
+    groups = list(by_reason.items())
+    for reason, names in groups[:limit]:
+        lines.append(_tr("Refusé pour {0} : {1}").format(listed(names), reason))
+    if len(groups) > limit:
+        rest = sum(len(names) for _reason, names in groups[limit:])
+        lines.append(_tr("Refusé aussi pour {0} autres (raisons différentes).").format(rest))
     skipped = report.skipped
     if skipped:
         lines.append(_tr("Non concernés : {0}.").format(listed([r.name for r in skipped])))

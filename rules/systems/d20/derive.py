@@ -268,8 +268,15 @@ def living_state(total: int, nl: int, recovery: str, conditions: tuple[str, ...]
 
 
 def health_state(sheet: D20Sheet, rs: D20Rules, dead: str | None = None) -> tuple[str, str]:
-    """The state id and why, in French."""
+    """The state id and why, in French.
+
+    The GM table asks it of every creature after a bulk action (« qui est tombé »): when ``sheet`` is the one
+    the last settle gave (``SETTLED``), it lives and its state is the recorded one, nothing to work out."""
     if dead is None:
+        last = SETTLED[0]
+        if last[0] is sheet and last[1] is rs:
+            state = last[2]
+            return state, _state_words(sheet.__dict__, last[4], state)
         dead = death_reason(sheet, rs)
     state = state_id(sheet, rs, dead)
     if state == "mort":
@@ -279,17 +286,27 @@ def health_state(sheet: D20Sheet, rs: D20Rules, dead: str | None = None) -> tupl
 
 def state_words(sheet: D20Sheet, rs: D20Rules, state: str) -> str:
     """Why a living character is in ``state`` (its ``state_id``), in French."""
-    d = sheet.__dict__
-    total = pv_total(sheet, rs)
-    nl = d["nonlethal"]
-    pv = pv_words(sheet, rs)
+    return _state_words(sheet.__dict__, figures(rs), state)
+
+
+def _state_words(d: dict[str, Any], f: Figures, state: str) -> str:
+    """``state_words`` from the sheet's fields ``d`` and the table's figures ``f``: ``pv_total`` and
+    ``pv_words`` worked out inline (the GM table asks a thousand states after a bulk action, issue 15)."""
+    current, temporary = d["current"], d["temporary"]
+    if temporary and f.count_temporary:
+        total = current + temporary
+        pv = f"{fmt_int(current)} PV + {temporary} PV temporaires = {fmt_int(total)} au total"
+    else:
+        total = current  # no temporary PV, or they do not count for the state
+        pv = f"{fmt_int(current)} PV"
     if state in ("inconscient", "chancelant"):
+        nl = d["nonlethal"]
         if nl > 0 and nl >= total:
             return _nonlethal_words(nl, total, pv)
         return "état posé"
     if state == "mourant":
         return f"{pv}, sans stabilisation"
-    if total < figures(rs).zero:
+    if total < f.zero:
         return f"{pv}, {RECOVERY_LABELS[d['recovery']]}"
     return pv
 

@@ -28,20 +28,26 @@ from rules.systems.douaratil.table import POOLS, SYSTEM_ID, DouaratilRules
 
 
 def health_state(sheet: DouaratilSheet, rs: DouaratilRules) -> tuple[str, str]:
+    """The state id and why. The table asks it of every creature after a bulk action: the conditions
+    are looked through once, and without exhaustion the maximum is the stored one (``points_maximum``
+    of level 0 is ``base_maximum`` whatever the table)."""
     if sheet.dead:
         return "mort", "a succombé"
-    out = ", sans connaissance" if "inconscient" in sheet.conditions else ""
-    if sheet.current == 0:
-        if sheet.stabilised:
-            return "stabilise", f"0 PA, stabilisation : plus de jets contre la mort{out}"
-        if sheet.dies_at_zero:
-            reprieve = sheet.death_in_rounds or 0
-            return "mourant", f"monstre à 0 PA, succombe dans {plural(reprieve, 'round')}"
-        return "mourant", f"0 PA{out} : jet contre la mort au début de chaque tour"
-    if "inconscient" in sheet.conditions:
-        rounds = f" ({plural(sheet.unconscious_rounds, 'round')} au plus)" if sheet.unconscious_rounds else ""
-        return "inconscient", f"sans connaissance{rounds}"
-    return "en_forme", f"{sheet.current} PA sur {effective_maximum(sheet, rs)}"
+    unconscious = "inconscient" in sheet.conditions
+    current = sheet.current
+    if current:
+        if unconscious:
+            rounds = f" ({plural(sheet.unconscious_rounds, 'round')} au plus)" if sheet.unconscious_rounds else ""
+            return "inconscient", f"sans connaissance{rounds}"
+        top = effective_maximum(sheet, rs) if sheet.exhaustion else sheet.base_maximum
+        return "en_forme", f"{current} PA sur {top}"
+    out = ", sans connaissance" if unconscious else ""
+    if sheet.stabilised:
+        return "stabilise", f"0 PA, stabilisation : plus de jets contre la mort{out}"
+    if sheet.dies_at_zero:
+        reprieve = sheet.death_in_rounds or 0
+        return "mourant", f"monstre à 0 PA, succombe dans {plural(reprieve, 'round')}"
+    return "mourant", f"0 PA{out} : jet contre la mort au début de chaque tour"
 
 
 def _mode_explained(label: str, effective: dict[str, str], rs: DouaratilRules, attr: str) -> Explained:

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from rules.model import Derived, Explained, Term, explained_modifier, plural, signed
-from rules.systems.severite.gauge import tier_of, tier_rule, tier_text, trauma, wound_label
-from rules.systems.severite.sheet import SYSTEM_ID, SeveriteSheet
+from rules.systems.severite.gauge import gauge_notches, tier_of, tier_rule, tier_text, trauma, wound_label
+from rules.systems.severite.sheet import SYSTEM_ID, SeveriteSheet, Wound
 from rules.systems.severite.table import SeveriteRules
 
 
-def handicap_penalty(sheet: SeveriteSheet) -> int:
-    """Penalties of the Handicaps in force (an ignored wound's Handicap is ignored too)."""
-    return sum(w.handicap_penalty for w in sheet.wounds if w.handicap and not w.ignored)
+def handicap_penalty(sheet: SeveriteSheet, wounds: tuple[Wound, ...] | None = None) -> int:
+    """Penalties of the Handicaps in force (an ignored wound's Handicap is ignored too); ``wounds``: the
+    sheet's wounds when they are not on ``sheet`` yet."""
+    return sum(w.handicap_penalty for w in (sheet.wounds if wounds is None else wounds) if w.handicap and not w.ignored)
 
 
 def health_state(sheet: SeveriteSheet, rs: SeveriteRules) -> tuple[str, str]:
@@ -26,7 +27,7 @@ def health_state(sheet: SeveriteSheet, rs: SeveriteRules) -> tuple[str, str]:
     idle = [rs.conditions[c].label for c in sorted(conds) if c in rs.conditions and rs.conditions[c].no_action]
     if idle:
         return "sonne", "pas d'Action pour l'instant (" + ", ".join(idle) + ")"
-    notches = trauma(sheet)
+    notches = gauge_notches(sheet)
     if notches > rs.capacity:
         return "au_dela", f"{notches} crans, au-delà des {rs.capacity} de la jauge"
     if notches or sheet.wounds:

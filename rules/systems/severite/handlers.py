@@ -22,6 +22,7 @@ from rules.systems.severite.actions import (
 from rules.systems.severite.derive import handicap_penalty
 from rules.systems.severite.gauge import (
     _RANK,
+    Grid,
     _alive,
     _check_damage_type,
     _check_part,
@@ -42,7 +43,6 @@ from rules.systems.severite.gauge import (
     new_wound,
     power_grade,
     protection,
-    success_level,
     tier_of,
     tier_rule,
     tier_text,
@@ -58,8 +58,11 @@ from rules.systems.severite.table import SeveriteRules, WoundGrade
 _NOT_ASKED: Any = object()
 
 
-def _tenacity_roll(sheet: SeveriteSheet, rs: SeveriteRules, ctx: Context, psychological: bool) -> tuple[int, str]:
-    """Défi de Ténacité: D10 + Physique (Mental) [+ D6 of a skill] [+ talent bonus]."""
+def _tenacity_roll(
+    sheet: SeveriteSheet, rs: SeveriteRules, ctx: Context, psychological: bool, wounds: tuple[Wound, ...] | None = None
+) -> tuple[int, str]:
+    """Défi de Ténacité: D10 + Physique (Mental) [+ D6 of a skill] [+ talent bonus]. ``wounds``: the sheet's
+    wounds when they are not on ``sheet`` yet (``_tenacity``)."""
     attr_label = "Mental" if psychological else "Physique"
     attr = sheet.mental if psychological else sheet.physique
     roll = ctx.dice(1, rs.tests.attribute_die, "Défi de Ténacité")
@@ -73,7 +76,7 @@ def _tenacity_roll(sheet: SeveriteSheet, rs: SeveriteRules, ctx: Context, psycho
         total += sheet.tenacity_bonus
         parts += f" {signed(sheet.tenacity_bonus)} (Talents)"
     if rs.tenacity.handicaps_apply:
-        penalty = handicap_penalty(sheet)
+        penalty = handicap_penalty(sheet, wounds)
         if penalty:
             total += penalty
             parts += f" {signed(penalty)} (Handicaps)"
@@ -89,18 +92,22 @@ def _tenacity(
     against: str,
     psychological: bool,
     wound_id: int | None,
+    wounds: tuple[Wound, ...] | None = None,
 ) -> SeveriteSheet:
-    """A Défi de Ténacité and its result (003 § Ténacité)."""
+    """A Défi de Ténacité and its result (003 § Ténacité). ``wounds``: the sheet's wounds with the one that
+    calls for the Défi, not on ``sheet`` yet (``_add_wound``): a failed Défi copies the sheet once, with
+    them and its condition (issue 15)."""
     if sheet.dead:
-        return sheet
+        return sheet if wounds is None else evolve(sheet, wounds=wounds)
+    g = grid(rs)  # once per Défi (issue 15)
     conditions = sheet.conditions
-    if conditions and not grid(rs).skipped.isdisjoint(conditions):
+    if conditions and not g.skipped.isdisjoint(conditions):
         blocking = [c for c in rs.tenacity.skipped_when if c in conditions]
         if blocking:
             labels = ", ".join(condition_label(c, rs) for c in blocking)
             ctx.say(f"Pas de Défi de Ténacité pour {_name(sheet)}, déjà dans l'état : {labels}.")
-            return sheet
-    total, parts = _tenacity_roll(sheet, rs, ctx, psychological)
+            return sheet if wounds is None else evolve(sheet, wounds=wounds)
+    total, parts = _tenacity_roll(sheet, rs, ctx, psychological, wounds)
     margin = total - opposition
     head = f"Défi de Ténacité contre {against} ({opposition}) : {parts} = {fmt_int(total)}"
     if margin < 0:
@@ -108,10 +115,11 @@ def _tenacity(
         cid = rs.tenacity.failure_condition
         ctx.say(f"{head} → échec : {condition_label(cid, rs).lower()} jusqu'à la fin du Conflit.")
         ctx.event("out_of_combat")
-        return _put_condition(sheet, cid, rs)
-    level_id = success_level(margin, rs)
-    assert level_id is not None
-    level = rs.success_levels[level_id]
+        return _put_condition(sheet, cid, rs, wounds)
+    if wounds is not None:
+        sheet = evolve(sheet, wounds=wounds)
+    at = g.level_at  # ``success_level(margin, rs)``, the margin being 0 or more
+    level = rs.success_levels[at[margin] if margin < len(at) else at[-1]]
     result = rs.tenacity_results[level.tenacity]
     ctx.say(f"{head} → réussite {level.label} (différence {margin}) : Ténacité {result.label}. {result.effect}")
     ctx.event(f"tenacity_{level.tenacity}")
@@ -175,9 +183,12 @@ def _add_wound(
     handicap_penalty: int,
     note: str,
     test: bool = True,
+    g: Grid | None = None,
 ) -> SeveriteSheet:
-    """A Blessure of ``grade_id`` lands: the gauge, the Fatale rules, the Défi de Ténacité."""
-    g = grid(rs)
+    """A Blessure of ``grade_id`` lands: the gauge, the Fatale rules, the Défi de Ténacité. ``g``: the table's
+    ``Grid`` if the caller has it (issue 15: looked up once per hit)."""
+    if g is None:
+        g = grid(rs)
     grade = rs.grades[grade_id]
     where = (g.part_texts.get(body_part) or f" ({body_part})") if body_part else ""
     if handicap and grade.handicap == "never":
@@ -196,7 +207,7 @@ def _add_wound(
     wounds = sheet.wounds
     if len(wounds) >= MAX_WOUNDS:
         raise Refused(f"La fiche compte déjà {MAX_WOUNDS} blessures : effacez celles qui n'ont plus lieu d'être.")
-    _, before, last, ids, ranks = _figures(wounds)
+    _, before, last, ids, ranks, ignored = _figures(wounds)
     wound_id = last + 1
     if wound_id > MAX_WOUND_ID:
         raise Refused("Numéros de blessure épuisés : renumérotez les blessures de la fiche.")
@@ -216,8 +227,8 @@ def _add_wound(
     )
     after = before + notches
     wounds = (*wounds, wound)
-    _remember_figures((wounds, after, wound_id, [*ids, wound_id], [*ranks, notches * _RANK + wound_id]))
-    sheet = evolve(sheet, wounds=wounds)
+    _remember_figures((wounds, after, wound_id, [*ids, wound_id], [*ranks, notches * _RANK + wound_id], ignored))
+    # ``sheet`` without the wound until the Défi de Ténacité, given ``wounds`` (a failed Défi: one copy).
     ctx.event("wound")
     after_text = grid_text(after, g)
     ctx.say(f"Blessure {grade.label}{where} : {g.notch_texts[grade_id]} de Trauma ({before} → {after}, {after_text}).")
@@ -228,6 +239,7 @@ def _add_wound(
         ctx.say("Le Meneur de Jeu peut imposer un Handicap à cette Blessure.")
     if grade.fatal:
         if vital:
+            sheet = evolve(sheet, wounds=wounds)
             # « Quand elle est infligée sur une zone vitale elle peut tuer sur le coup »
             if sheet.is_npc:
                 return _die(sheet, ctx, f"Blessure {grade.label} sur une zone vitale")
@@ -235,7 +247,7 @@ def _add_wound(
         ctx.say("Le membre touché est rendu complètement invalide, ou sectionné.")
         ctx.event("crippled")
     if not test:
-        return sheet
+        return evolve(sheet, wounds=wounds)
     key = (before, after, grade_id)
     memo = g.needed
     needed = memo.get(key, _NOT_ASKED)
@@ -247,10 +259,17 @@ def _add_wound(
     if needed is None:
         if grade.test != "never":
             ctx.say(f"Pas de Défi de Ténacité ({after_text}).")
-        return sheet
+        return evolve(sheet, wounds=wounds)
     opposition, against = needed
     return _tenacity(
-        sheet, rs, ctx, opposition=opposition, against=against, psychological=psychological, wound_id=wound_id
+        sheet,
+        rs,
+        ctx,
+        opposition=opposition,
+        against=against,
+        psychological=psychological,
+        wound_id=wound_id,
+        wounds=wounds,
     )
 
 
@@ -292,7 +311,9 @@ def _inflict(
         ctx.say(f"Sévérité {fmt_int(severity)} : pas assez de dommages pour créer une Blessure.")
         ctx.event("no_wound")
         return sheet
-    grade_id = wound_grade(severity, rs)
+    g = grid(rs)  # once per hit (issue 15)
+    at = g.grade_at  # ``wound_grade(severity, rs)``, the Sévérité being 0 or more
+    grade_id = at[severity] if severity < len(at) else at[-1]
     return _add_wound(
         sheet,
         rs,
@@ -301,10 +322,11 @@ def _inflict(
         severity=severity,
         body_part=body_part,
         damage_type=damage_type,
-        psychological=damage_type in grid(rs).psychological,
+        psychological=damage_type in g.psychological,
         handicap=handicap,
         handicap_penalty=handicap_penalty,
         note=note,
+        g=g,
     )
 
 
