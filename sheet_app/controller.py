@@ -19,6 +19,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+import shiboken6
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QWidget
 
@@ -219,7 +220,9 @@ class IdleChecks(QObject):
         guard.connect(doc.vm.undo_stack.indexChanged, lambda _index: self._changed(ref()))
 
     def _changed(self, doc: OpenDocument | None) -> None:
-        if doc is not None:
+        # The window (and this object with it) may be gone while its documents live on: as the app quits, a
+        # document's undo stack is cleared after the window's children were deleted. Nothing to check then.
+        if doc is not None and shiboken6.isValid(self.timer):
             self._work[doc] = None  # its sheets changed: start again from them
             self.timer.start(IDLE_CHECK_DELAY_MS)  # again from the latest change
 

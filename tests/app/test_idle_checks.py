@@ -106,3 +106,27 @@ def test_a_slip_of_the_rules_is_refused_on_saving_with_or_without_the_idle_check
         "  rien n'a été écrit (l'ancien fichier est intact) ; corrigez la valeur et réessayez."
     )
     assert path.read_bytes() == old
+
+
+def test_a_change_after_the_window_is_gone_is_not_a_bug(qtbot: Any, make_window: Any) -> None:
+    """As the app quits, a document's undo stack is cleared after the window's children (the idle checks' timer
+    among them) were deleted: the change it signals schedules nothing and reports no bug (it did: « Internal C++
+    object (QTimer) already deleted », then « the bug report itself failed »)."""
+    import shiboken6
+
+    from ui.common import guard
+
+    window = make_window()
+    view = window.new_table()
+    vm = view.vm
+    ids = vm.add_creatures(wolf(), 2)
+    reported: list[str] = []
+    real_report = guard.report
+    guard.report = lambda where: reported.append(where) or real_report(where)  # type: ignore[assignment]
+    try:
+        shiboken6.delete(window.controller.idle_checks)
+        vm.bulk(ids, BulkRequest("damage", "1"))
+        vm.undo_stack.undo()
+    finally:
+        guard.report = real_report  # type: ignore[assignment]
+    assert reported == []
