@@ -435,3 +435,12 @@ def test_the_table_s_journal_entries_are_dated_like_the_sheet_s() -> None:
     vm.bulk([cid], BulkRequest("heal", "1"))
     assert vm.state.journal[-1].split("\n")[0].endswith(CLOCK_SEPARATOR + "jour 1, 01:00:00")
     assert vm.creature(cid).journal[-1].split("\n")[0].endswith(" · jour 1, 01:00:00")  # type: ignore[union-attr]
+
+
+def test_one_other_name_is_said_in_the_singular() -> None:
+    """« et 1 autre », not « et 1 autres »: a list of names one over the limit."""
+    from ui.table.viewmodel import _listed
+
+    assert _listed(["A", "B", "C"], 2) == "A, B et 1 autre"
+    assert _listed(["A", "B", "C", "D"], 2) == "A, B et 2 autres"
+    assert _listed(["A", "B"], 2) == "A, B"

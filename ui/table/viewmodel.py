@@ -170,8 +170,7 @@ def report_text(report: Report, limit: int = 12) -> str:
     """The French lines of a report: what was done to how many, then who fell, is dying, died."""
 
     def listed(names: Sequence[str]) -> str:
-        shown = ", ".join(names[:limit])
-        return shown + (_tr(" et {0} autres").format(len(names) - limit) if len(names) > limit else "")
+        return _listed(names, limit)
 
     if report.headline:
         lines = [report.headline]
@@ -200,7 +199,10 @@ def report_text(report: Report, limit: int = 12) -> str:
         lines.append(_tr("Refusé pour {0} : {1}").format(listed(names), reason))
     if len(groups) > limit:
         rest = sum(len(names) for _reason, names in groups[limit:])
-        lines.append(_tr("Refusé aussi pour {0} autres (raisons différentes).").format(rest))
+        if rest == 1:
+            lines.append(_tr("Refusé aussi pour {0} autre (raisons différentes).").format(rest))
+        else:
+            lines.append(_tr("Refusé aussi pour {0} autres (raisons différentes).").format(rest))
     skipped = report.skipped
     if skipped:
         lines.append(_tr("Non concernés : {0}.").format(listed([r.name for r in skipped])))
@@ -1192,9 +1194,13 @@ class Run:
         return self
 
 
-def _listed(names: Sequence[str]) -> str:
-    shown = ", ".join(names[:NAMES_LISTED])
-    return shown + (_tr(" et {0} autres").format(len(names) - NAMES_LISTED) if len(names) > NAMES_LISTED else "")
+def _listed(names: Sequence[str], limit: int = NAMES_LISTED) -> str:
+    """The first ``limit`` names, then how many others (« et 1 autre », « et 3 autres »)."""
+    shown = ", ".join(names[:limit])
+    more = len(names) - limit
+    if more <= 0:
+        return shown
+    return shown + (_tr(" et {0} autre") if more == 1 else _tr(" et {0} autres")).format(more)
 
 
 def _parse_number(text: str) -> int | None:
