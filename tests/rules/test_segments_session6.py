@@ -45,7 +45,7 @@ def test_a_hit_finds_its_plan_in_the_memo_by_the_key_plan_of_keeps_it_under(monk
 def test_a_heal_of_nothing_says_nothing_of_nonlethal_damage() -> None:
     """S4 (docs/rules-notes.md), of « Les dégâts non létaux sont comptés à part »: a heal takes off as many
     nonlethal points as it gives; a heal of 0 takes none off, and the journal does not claim a change
-    (« non létaux 5 → 5 »)."""
+    (``non létaux 5 → 5``)."""
     sheet = rules.new_sheet("segments", name="Essai", constitution=10, current=10, base_maximum=20, nonlethal=5)
     outcome = rules.apply(sheet, rules.Heal(amount=0), random.Random(1))
     assert outcome.log == ("Soins 0 : PV 10 → 10.",)
@@ -60,3 +60,19 @@ def test_kept_number_texts_are_the_journal_s_own() -> None:
     sheet = rules.new_sheet("segments", name="Essai", constitution=10, current=2, base_maximum=20)
     outcome = rules.apply(sheet, rules.Damage(amount=6), random.Random(1))
     assert outcome.log[0] == "Coup : 6 dégâts → PV 2 → −4."
+
+
+def test_a_heal_from_exactly_zero_is_told_as_leaving_staggered() -> None:
+    """The state table: « | Chancelant | exactement 0 | ». A character at exactly 0 PV is Chancelant, not Blessé:
+    a heal from there says so (``_settled`` works out the state before without ``state_id``: 0 is not standing)."""
+    sheet = rules.new_sheet("segments", name="Essai", constitution=10, current=0, base_maximum=20)
+    outcome = rules.apply(sheet, rules.Heal(amount=3), random.Random(1))
+    assert outcome.log == ("Soins 3 : PV 0 → 3.", "Essai : Chancelant → Blessé (3 PV sur 20 : la moitié ou moins).")
+
+
+def test_a_dead_character_brought_back_by_an_edit_is_told_as_leaving_death() -> None:
+    """« La mort est automatique : ce n'est pas une décision du meneur. » — yet the GM may correct a sheet; a
+    character whose death flag an edit clears (10 PV, well above −CON) was « Mort » before, whatever its PV."""
+    sheet = rules.new_sheet("segments", name="Essai", constitution=10, current=10, base_maximum=20, dead=True)
+    outcome = rules.apply(sheet, rules.Edit(changes={"dead": False}), random.Random(1))
+    assert outcome.log == ("Mort : oui → non.", "Essai : Mort → Blessé (10 PV sur 20 : la moitié ou moins).")
