@@ -76,3 +76,17 @@ def test_a_dead_character_brought_back_by_an_edit_is_told_as_leaving_death() -> 
     sheet = rules.new_sheet("segments", name="Essai", constitution=10, current=10, base_maximum=20, dead=True)
     outcome = rules.apply(sheet, rules.Edit(changes={"dead": False}), random.Random(1))
     assert outcome.log == ("Mort : oui → non.", "Essai : Mort → Blessé (10 PV sur 20 : la moitié ou moins).")
+
+
+def test_a_rolled_hit_or_heal_shows_its_dice_and_a_typed_number_does_not() -> None:
+    """The journal shows what was rolled: a hit of « 1d6+2 » names its dice and their faces, a heal of « 1d4 »
+    too; a number typed as text (« 7 ») is given, not rolled, and reads as a plain number (``damage`` and ``heal``
+    read the ``Roll`` by index)."""
+    sheet = rules.new_sheet("segments", name="Essai", constitution=10, current=30, base_maximum=40)
+    rolled = rules.apply(sheet, rules.Damage(amount="1d6+2"), random.Random(1))
+    assert rolled.log == ("Coup (1d6 (2) + 2 = 4) : 4 dégâts → PV 30 → 26.",)
+    typed = rules.apply(sheet, rules.Damage(amount="7"), random.Random(1))
+    assert typed.log == ("Coup : 7 dégâts → PV 30 → 23.",)
+    healed = rules.apply(sheet, rules.Heal(amount="1d4"), random.Random(1))
+    assert healed.log == ("Soins 1d4 (2) = 2 : PV 30 → 32.",)
+    assert rules.apply(sheet, rules.Heal(amount="2"), random.Random(1)).log == ("Soins 2 : PV 30 → 32.",)
