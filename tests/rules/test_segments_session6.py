@@ -90,3 +90,30 @@ def test_a_rolled_hit_or_heal_shows_its_dice_and_a_typed_number_does_not() -> No
     healed = rules.apply(sheet, rules.Heal(amount="1d4"), random.Random(1))
     assert healed.log == ("Soins 1d4 (2) = 2 : PV 30 → 32.",)
     assert rules.apply(sheet, rules.Heal(amount="2"), random.Random(1)).log == ("Soins 2 : PV 30 → 32.",)
+
+
+@pytest.mark.parametrize(
+    ("action", "what"),
+    [
+        (rules.Heal(amount=3), "regagner des points de vie"),
+        (rules.GainTemporary(amount=3), "recevoir des points temporaires"),
+        (rules.SetCondition(condition="effraye"), "changer d'état"),
+    ],
+)
+def test_at_exactly_minus_constitution_nothing_is_gained_or_set(action: rules.Action, what: str) -> None:
+    """« meurt quand il atteint l'opposé de sa valeur de Constitution »: at exactly −CON (a file or an edit left
+    the flag unset) the character is dead; a heal, temporary points or a state set are refused (the handlers test
+    it inline, then call ``_alive`` for its refusal)."""
+    sheet = rules.new_sheet("segments", name="Essai", constitution=10, current=-10, base_maximum=20)
+    with pytest.raises(rules.Refused, match=f"^Essai n'est plus en vie : {what} impossible.$"):
+        rules.apply(sheet, action, random.Random(1))
+
+
+def test_temporary_points_that_end_are_gone() -> None:
+    """Temporary points that end (``LoseTemporary``) leave the sheet at 0, and the journal says how many ended."""
+    sheet = rules.new_sheet("segments", name="Essai", constitution=10, current=5, base_maximum=20, temporary=5)
+    outcome = rules.apply(sheet, rules.LoseTemporary(), random.Random(1))
+    assert outcome.sheet.temporary == 0 and outcome.sheet is not sheet
+    assert outcome.log == ("Les 5 points de vie temporaires prennent fin.",)
+    none = rules.apply(outcome.sheet, rules.LoseTemporary(), random.Random(1))
+    assert none.log == () and none.sheet.temporary == 0
