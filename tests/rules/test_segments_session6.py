@@ -117,3 +117,16 @@ def test_temporary_points_that_end_are_gone() -> None:
     assert outcome.log == ("Les 5 points de vie temporaires prennent fin.",)
     none = rules.apply(outcome.sheet, rules.LoseTemporary(), random.Random(1))
     assert none.log == () and none.sheet.temporary == 0
+
+
+def test_surprise_taken_off_after_a_while_ends_its_counter() -> None:
+    """Surpris « démarre plus loin dans sa fenêtre, du nombre de segments de surprise accordés aux agresseurs »:
+    taken off two segments in, its segments and the time it has run both go back to 0."""
+    rng = random.Random(1)
+    sheet = rules.new_sheet("segments", name="Essai", constitution=10, current=10, base_maximum=20)
+    sheet = rules.apply(sheet, rules.SetCondition(condition="surpris"), rng).sheet
+    sheet = rules.apply(sheet, rules.AdvanceTime(unit="segment", count=2), rng).sheet
+    assert sheet.surprised_for == 2 and sheet.surprise_segments == 1
+    over = rules.apply(sheet, rules.SetCondition(condition="surpris", active=False), rng)
+    assert over.log == ("État Surpris retiré.",)
+    assert over.sheet.conditions == () and over.sheet.surprised_for == 0 and over.sheet.surprise_segments == 0
