@@ -130,3 +130,14 @@ def test_surprise_taken_off_after_a_while_ends_its_counter() -> None:
     over = rules.apply(sheet, rules.SetCondition(condition="surpris", active=False), rng)
     assert over.log == ("État Surpris retiré.",)
     assert over.sheet.conditions == () and over.sheet.surprised_for == 0 and over.sheet.surprise_segments == 0
+
+
+def test_a_month_of_burning_at_once_is_refused_and_changes_nothing() -> None:
+    """« 1d6 par tour tant qu'on brûle »: a month of fire is over 20,000 turns to play one by one; asked at once, it
+    is refused in French (before any roll), and asked on a quiet sheet it is not."""
+    burning = rules.new_sheet("segments", name="Essai", constitution=10, current=10, base_maximum=20, burning=True)
+    with pytest.raises(rules.Refused, match=r"^Trop d'étapes à simuler d'un coup"):
+        rules.apply(burning, rules.AdvanceTime(unit="day", count=30), random.Random(1))
+    quiet = rules.new_sheet("segments", name="Essai", constitution=10, current=10, base_maximum=20)
+    later = rules.apply(quiet, rules.AdvanceTime(unit="day", count=30), random.Random(1))
+    assert later.sheet.clock == 30 * 86_400
