@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
-from PySide6.QtCore import QIODevice, QPoint, QSaveFile, Qt
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import (
     QKeySequence,
     QResizeEvent,
@@ -219,6 +219,8 @@ class JournalPanel(QGroupBox):
             name, datetime.now().strftime("%d/%m/%Y %H:%M"), self.vm.clock_text()
         )
         body = self.text([self.vm.visible_entry(e) for e in self.vm.journal if self.vm.visible_entry(e)])
+        from PySide6.QtCore import QIODevice, QSaveFile  # with the first export (issue 15: not at start-up)
+
         out = QSaveFile(str(path))
         if not out.open(QIODevice.OpenModeFlag.WriteOnly):
             self.vm.refused.emit(self.tr("Export impossible : {0} ({1}).").format(path, out.errorString()))
