@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ui.common import guard, prompts
+from ui.common import guard, prompts, scroll_parts
 from ui.common.flow import FlowLayout
 from ui.common.journal import SHOWN_ENTRIES, JournalDelegate, folded
 from ui.common.models import JournalModel
@@ -45,6 +45,7 @@ class JournalView(QTreeView):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        scroll_parts.meet(self)  # its viewport and scroll bars' containers, without loading every class
         self.setHeaderHidden(True)
         self.setRootIsDecorated(False)
         self.setItemsExpandable(False)
