@@ -83,10 +83,8 @@ def install(app: QApplication | None = None) -> PlainTextPolicy:
         _installed = PlainTextPolicy()
         events.on_polish((QLabel,), _installed.polish)
         events.on_tooltip(_installed.tooltip)
-        instance = QApplication.instance()
-        assert isinstance(instance, QApplication)
-        for widget in instance.allWidgets():
-            if isinstance(widget, QLabel) and not widget.property("richText"):
+        for widget in app_events.existing(QLabel):
+            if not widget.property("richText"):
                 widget.setTextFormat(Qt.TextFormat.PlainText)
     return _installed
 
