@@ -68,6 +68,7 @@ from rules.model import (
     Context,
     Derived,
     Explained,
+    FreshContext,
     Outcome,
     SheetBase,
     evolve,
@@ -508,7 +509,6 @@ class _AsGiven:
         self.table = table
 
 
-_new_context = object.__new__
 _tuple_new = tuple.__new__
 
 
@@ -552,8 +552,8 @@ def apply(sheet: Sheet, action: Action, rng: random.Random | None = None, rules_
                 return house.explain.noted_outcome(_apply, sheet, action, rng, rules_table, source)
             table = rules_table
         sys_ = _LOADED.get(system_id) or system(system_id)
-    # ``Context(rng, table, action.rolls)``, its slots stored here.
-    ctx = _new_context(Context)
+    # ``Context(rng, table, action.rolls)``: a ``FreshContext``, its slots stored here.
+    ctx = FreshContext()
     ctx.rng = rng
     ctx.ruleset = table
     given = action.rolls

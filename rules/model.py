@@ -286,6 +286,16 @@ class Context:
         return _tuple_new(Outcome, (sheet, log, tuple(rolls) if rolls else (), tuple(events) if events else ()))
 
 
+class FreshContext(Context):
+    """A ``Context`` made empty, its slots stored by the caller: ``rules.apply`` makes one per action, and
+    ``FreshContext()`` (no ``__init__`` of ours to call) is the cheapest way found to make an object with slots
+    in CPython 3.11 (issue 15: ~1,300 CPU instructions with the six stores, against ~2,300 for ``Context(…)``
+    and ~1,600 for ``object.__new__(Context)``)."""
+
+    __slots__ = ()
+    __init__ = object.__init__
+
+
 def _bounded(roll: Roll, minimum: int | None) -> Roll:
     total = roll.total
     if total > MAX_POINTS:

@@ -54,6 +54,8 @@ def test_apply_makes_and_ends_its_context_as_context_does(seen: list[Any]) -> No
     assert given == _slots(Context(rng, table, (4, 2)))
     assert given["given"] == (list, [4, 2]), "the values given are used one by one (pop)"
     assert seen[1] is not seen[3], "one Context per action"
+    assert isinstance(seen[1], Context)
+    assert type(seen[1]).__slots__ == (), "the Context apply makes has the slots of Context and no other"
 
 
 def test_the_values_given_and_not_used_are_named_once() -> None:
