@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import rules
-from rules.model import CLOCK_REFUSAL, MAX_CLOCK, Context, SheetBase
+from rules.model import CLOCK_REFUSAL, MAX_CLOCK, ConditionTimer, Context, SheetBase
 from rules.systems import KNOWN
 
 SYSTEMS = ["douaratil", "d20", "segments", "severite"]
@@ -115,7 +115,7 @@ def test_a_state_taken_off_without_a_duration_drops_its_timer(system_id: str) ->
     """A state put for two rounds, then taken off (no duration given): its timer goes with it; a state put
     without a duration leaves the other states' timers alone."""
     sheet = rules.demo_sheet(system_id)
-    first, second = _settable(sheet)
+    first, second = _settable(sheet)[:2]
     unit = rules.describe(system_id).round_unit
     timed = rules.SetCondition(condition=first, duration=2, unit=unit)
     put = rules.apply(sheet, timed, random.Random(1)).sheet
@@ -128,7 +128,7 @@ def test_a_state_taken_off_without_a_duration_drops_its_timer(system_id: str) ->
 
 
 def _settable(sheet: Any) -> list[str]:
-    """The first two states of the system that can be put on ``sheet`` by hand and taken off again."""
+    """The states of the system that can be put on ``sheet`` by hand and taken off again."""
     found = []
     for condition in rules.describe(sheet.system).conditions:
         try:
@@ -137,7 +137,15 @@ def _settable(sheet: Any) -> list[str]:
         except rules.Refused:
             continue
         found.append(condition.id)
-    return found[:2]
+    return found
+
+
+def _off_is_allowed(sheet: Any, state: str) -> bool:
+    try:
+        rules.apply(sheet, rules.SetCondition(condition=state, active=False), random.Random(0))
+    except rules.Refused:
+        return False
+    return True
 
 
 def test_a_state_put_until_the_end_of_the_conflict_is_noted_without_a_duration() -> None:
@@ -146,3 +154,16 @@ def test_a_state_put_until_the_end_of_the_conflict_is_noted_without_a_duration()
     action = rules.SetCondition(condition="inconscient", until_conflict_end=True)
     out = rules.apply(sheet, action, random.Random(1))
     assert [t.ends_at for t in out.sheet.condition_timers] == [None]
+
+
+@pytest.mark.parametrize("system_id", SYSTEMS)
+def test_taking_off_a_state_that_is_not_there_forgets_its_timer(system_id: str) -> None:
+    """A timer left for a state no longer on the sheet (an older file, an edit): taking the state off says it
+    was not there and forgets the timer, even though the system's handler changes nothing."""
+    sheet = rules.demo_sheet(system_id)
+    state = next(c for c in _settable(sheet) if c not in sheet.conditions and _off_is_allowed(sheet, c))
+    timer = ConditionTimer(condition=state, ends_at=sheet.clock + 600, unit="minute", label="10 minutes")
+    stale = rules.evolve(sheet, condition_timers=(timer,))
+    out = rules.apply(stale, rules.SetCondition(condition=state, active=False), random.Random(1))
+    assert out.sheet.condition_timers == ()
+    assert len(out.log) == 1 and "n'était pas en place" in out.log[0]
