@@ -167,3 +167,21 @@ def test_taking_off_a_state_that_is_not_there_forgets_its_timer(system_id: str) 
     out = rules.apply(stale, rules.SetCondition(condition=state, active=False), random.Random(1))
     assert out.sheet.condition_timers == ()
     assert len(out.log) == 1 and "n'était pas en place" in out.log[0]
+
+
+def test_the_outcome_holds_the_rolls_and_events_of_the_action(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a handler rolls and notes reaches the outcome, in order, as tuples (``Context.finish``'s last step,
+    done by ``apply``)."""
+
+    def noting(sheet: Any, action: Any, ctx: Context) -> Any:
+        ctx.event("critical")
+        first = ctx.dice(1, 6, "Test")
+        ctx.event("died")
+        return rules.evolve(sheet, current=first.total + ctx.amount("2d4", "Dégâts").total)
+
+    monkeypatch.setitem(rules.system("douaratil").handlers, rules.Damage, noting)
+    out = rules.apply(rules.demo_sheet("douaratil"), rules.Damage(amount=1), random.Random(2))
+    assert out.events == ("critical", "died")
+    assert [r.expression for r in out.rolls] == ["1d6", "2d4"]
+    assert out.sheet.current == sum(r.total for r in out.rolls)
+    assert type(out.rolls) is tuple and type(out.events) is tuple
