@@ -140,7 +140,7 @@ def test_a_sheet_known_but_not_settled_is_settled_after_a_failed_first_aid() -> 
 
 
 def test_death_under_minus_the_constitution_on_a_fresh_sheet() -> None:
-    """« À partir de –10 points de vie, il est mort. » Under the house rule « mort à moins la Constitution », a CON 5
+    """« À partir de –10 points de vie, il est mort. » Under the house rule “mort à moins la Constitution”, a CON 5
     character hit from 12 PV to −7 on a sheet no action settled yet dies (−5 or less), though −7 is above −10
     (mutant: the shipped threshold recorded for a fresh sheet)."""
     house = _house("thresholds", death_at_minus_constitution=True)
@@ -202,7 +202,7 @@ def test_the_settle_s_state_is_living_state_for_every_state() -> None:
 
 def test_numbers_beyond_the_tables_are_written_as_before() -> None:
     """The journal writes the numbers of a fight from tables (issue 15); outside them, as before: a hit of 5000 on
-    10 PV « perd 5000 PV » down to −4990 with the typographic minus, a heal of 2000 « Soins 2000 »."""
+    10 PV “perd 5000 PV” down to −4990 with the typographic minus, a heal of 2000 “Soins 2000”."""
     out = _apply(_sheet(base_maximum=12, current=10), rules.Damage(amount=5000))
     assert out.log[0] == "Dégâts : Brenna perd 5000 PV : 10 → −4990 PV."
     out = _apply(_sheet(base_maximum=3000, current=500), rules.Heal(amount=2000))
