@@ -223,3 +223,34 @@ def test_a_state_taken_off_leaves_the_others() -> None:
     assert out.sheet.conditions == ("sans_defense",)
     out = _apply(out.sheet, rules.SetCondition(condition="chancelant"))
     assert out.sheet.conditions == ("chancelant", "sans_defense")
+
+
+def test_awake_below_zero_with_nonlethal_damage_is_unconscious() -> None:
+    """« il récupère progressivement de ses blessures et peut avoir moins de 0 point de vie »: awake below 0, he is
+    « hors de combat »; with nonlethal damage too, « Si les dégâts non-létaux deviennent plus importants que les
+    points de vie restants, le personnage s’effondre, inconscient. » — as the settle of a hit of 0 (no stabilisation
+    broken) finds it, from a sheet typed in and from the sheet a settle gave (mutant: below 0, the nonlethal
+    damage's test dropped from ``_settle``'s inline state)."""
+    for recovery in ("awake", "alone_awake"):
+        sheet = _sheet(base_maximum=12, current=-3, recovery=recovery)
+        settled = _apply(sheet, rules.Damage(amount=0)).sheet
+        assert state_id(settled, RS) == "hors_de_combat"
+        hurt = _apply(settled, rules.Damage(amount=2, nonlethal=True)).sheet
+        assert SETTLED[0][0] is hurt and SETTLED[0][2] == "inconscient"
+        SETTLED[0] = FORGOTTEN
+        assert state_id(hurt, RS) == "inconscient"
+        out = _apply(hurt, rules.Damage(amount=0))
+        assert SETTLED[0][0] is out.sheet and SETTLED[0][2] == "inconscient"
+
+
+def test_a_settle_that_lowers_the_pv_tells_the_state_it_changes() -> None:
+    """« Si les dégâts non-létaux deviennent plus importants que les points de vie restants, le personnage
+    s’effondre, inconscient. » A sheet at 12 PV of a maximum raised by its Constitution, with 11 nonlethal damage,
+    played under a house table where the Constitution changes no PV: any action brings the PV down to the
+    maximum of 10, and the journal tells the fall into unconsciousness that this makes (mutant: the state before
+    taken for the state after when the settle itself changed the sheet)."""
+    sheet = _sheet(level=1, constitution=10, constitution_bonus=4, base_maximum=10, current=12, nonlethal=11)
+    out = _apply(sheet, rules.ClearConditions(), _house("constitution", changes_pv=False))
+    assert "PV ramenés au maximum : 12 → 10." in out.log
+    assert any(line.startswith("État : En forme → Inconscient") for line in out.log), out.log
+    assert out.sheet.current == 10 and "unconscious" in out.events

@@ -242,7 +242,7 @@ def _settle(before: D20Sheet, sheet: D20Sheet, rs: D20Rules, ctx: Context, pendi
         state1 = "en_forme"
     if last_sheet is before and last_rs is rs:
         state0 = last_state  # ``before`` is the sheet the last settle gave: its state is known
-    elif before is sheet and changes is not v and not changes:
+    elif before is sheet and not changes:  # ``changes`` is ``v`` (every field: never empty) when ``v`` is a copy
         state0 = state1
     else:
         state0 = state_id(before, rs)
