@@ -148,3 +148,16 @@ def test_the_state_read_alone_counts_every_notch_of_wounds_never_seen() -> None:
     one = sheet_with((1, "grave", 3))
     assert rtable.health_state(one.model_copy(update={"wounds": (*one.wounds,)})) == "blesse"
     assert rtable.health_state(sheet_with()) == "en_forme"
+
+
+# Session 6: rising wound numbers (a hit's, a heal's) find the wound by bisection, the highest number at the end.
+
+
+def test_with_rising_numbers_the_next_wound_follows_the_highest_left_not_the_first() -> None:
+    """« En fonction de son niveau de réussite, cette Action accordera le retrait de cran de Trauma. » Wounds n° 1,
+    2, 3 in rising order, n° 3 the heaviest: one heal of its 3 notches takes it away; the next wound is n° 3 (the
+    highest number left, 2, plus one), not n° 2 (the first number left plus one)."""
+    sheet = sheet_with((1, "legere", 1), (2, "legere", 1), (3, "grave", 3))
+    healed = heal(sheet, 3).sheet
+    assert [w.id for w in healed.wounds] == [1, 2]
+    assert new_wound_id(healed) == 3
