@@ -186,3 +186,16 @@ def test_a_strike_keeps_every_field_given_on_its_wound() -> None:
         "id", "grade", "notches", "severity", "body_part", "damage_type", "psychological", "handicap",
         "handicap_penalty", "crippled", "note",
     }  # fmt: skip
+
+
+# Session 6: rising wound numbers (a hit's, a heal's) find the wound by bisection, the highest number at the end.
+
+
+def test_with_rising_numbers_the_next_wound_follows_the_highest_left_not_the_first() -> None:
+    """« En fonction de son niveau de réussite, cette Action accordera le retrait de cran de Trauma. » Wounds n° 1,
+    2, 3 in rising order, n° 3 the heaviest: one heal of its 3 notches takes it away; the next wound is n° 3 (the
+    highest number left, 2, plus one), not n° 2 (the first number left plus one)."""
+    sheet = sheet_with((1, "legere", 1), (2, "legere", 1), (3, "grave", 3))
+    healed = heal(sheet, 3).sheet
+    assert [w.id for w in healed.wounds] == [1, 2]
+    assert new_wound_id(healed) == 3

@@ -215,7 +215,7 @@ def _add_wound(
     wounds = sheet.wounds
     if len(wounds) >= MAX_WOUNDS:
         raise Refused(f"La fiche compte déjà {MAX_WOUNDS} blessures : effacez celles qui n'ont plus lieu d'être.")
-    _, before, last, ids, ranks, ignored = _figures(wounds)
+    _, before, last, ids, ranks, ignored, rising = _figures(wounds)
     wound_id = last + 1
     if wound_id > MAX_WOUND_ID:
         raise Refused("Numéros de blessure épuisés : renumérotez les blessures de la fiche.")
@@ -235,7 +235,9 @@ def _add_wound(
     )
     after = before + notches
     wounds = (*wounds, wound)
-    _remember_figures((wounds, after, wound_id, [*ids, wound_id], [*ranks, notches * _RANK + wound_id], ignored))
+    _remember_figures(
+        (wounds, after, wound_id, [*ids, wound_id], [*ranks, notches * _RANK + wound_id], ignored, rising)
+    )
     # ``sheet`` without the wound until the Défi de Ténacité, given ``wounds`` (a failed Défi: one copy).
     ctx.event("wound")
     after_text = grid_text(after, g)
@@ -622,9 +624,10 @@ def erase_wound(sheet: SeveriteSheet, action: EraseWound, ctx: Context) -> Sever
 def set_condition(sheet: SeveriteSheet, action: SetCondition, ctx: Context) -> SeveriteSheet:
     rs: SeveriteRules = ctx.ruleset
     cid = action.condition
-    if cid not in rs.conditions:
+    rule = rs.conditions.get(cid)
+    if rule is None:
         raise Refused(f"État inconnu : « {cid} ».")
-    label = rs.conditions[cid].label
+    label = rule.label
     if action.active:
         _alive(sheet, "changer d'état")
         if cid in sheet.conditions:
