@@ -110,8 +110,8 @@ def test_a_slip_of_the_rules_is_refused_on_saving_with_or_without_the_idle_check
 
 def test_a_change_after_the_window_is_gone_is_not_a_bug(qtbot: Any, make_window: Any) -> None:
     """As the app quits, a document's undo stack is cleared after the window's children (the idle checks' timer
-    among them) were deleted: the change it signals schedules nothing and reports no bug (it did: « Internal C++
-    object (QTimer) already deleted », then « the bug report itself failed »)."""
+    among them) were deleted: the change it signals schedules nothing and reports no bug (it did: "Internal C++
+    object (QTimer) already deleted", then "the bug report itself failed")."""
     import shiboken6
 
     from ui.common import guard
