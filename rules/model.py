@@ -27,7 +27,10 @@ MAX_CLOCK = 10**12
 class Frozen(BaseModel):
     """Base of every rules model: immutable, no unknown fields."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", validate_default=False)
+    # Each model's validator is built when it is first used, not when its class is made (issue 15: a start
+    # opening a sheet validates that system's sheet model alone, whose validator holds its nested models; the
+    # bases and the nested models built on their own were never used). ``rules.Action`` says it again.
+    model_config = ConfigDict(frozen=True, extra="forbid", validate_default=False, defer_build=True)
 
 
 # Issue 15: reading a field of a model (``sheet.current``, ``action.amount``, ``rs.thresholds``) is what the rules
