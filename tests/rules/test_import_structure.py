@@ -172,3 +172,18 @@ def test_every_rules_model_defers_its_build() -> None:
     models = [m for m in _models(pydantic.BaseModel) if m.__module__.split(".")[0] == "rules"]
     assert len(models) > 100
     assert [m for m in models if not m.model_config.get("defer_build")] == []
+
+
+def test_a_model_class_lacks_a_name_as_any_class_does() -> None:
+    """``rules.model`` takes pydantic's class-level ``__getattr__`` away (it served private attributes alone,
+    which no model of the app has: ``test_apply_fast_paths``); pydantic asked it every name a class lacks while
+    making each model class. A model class's fields, methods and pydantic's own class attributes read as before."""
+    from pydantic._internal._model_construction import ModelMetaclass
+
+    assert "__getattr__" not in vars(ModelMetaclass)
+    sheet_type = rules.system("douaratil").sheet_type
+    with pytest.raises(AttributeError, match="nope"):
+        sheet_type.nope  # noqa: B018
+    assert getattr(sheet_type, "nope", 5) == 5 and not hasattr(sheet_type, "nope")
+    assert "current" in sheet_type.model_fields and sheet_type.__private_attributes__ == {}
+    assert sheet_type.model_validate(rules.sheet_to_data(rules.demo_sheet("douaratil"))).system == "douaratil"
