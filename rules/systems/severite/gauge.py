@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Iterable
-from operator import attrgetter
+from itertools import islice
+from operator import attrgetter, lt
 
 from rules.errors import Refused
 from rules.model import Context, _new, _set_dict, _set_extra, _set_fields_set, _set_private, construct, evolve, signed
@@ -20,12 +22,15 @@ _IGNORED = attrgetter("ignored")
 _RANK = MAX_WOUND_ID + 1
 
 # What a tuple of wounds holds, by the tuple's identity: (the tuple, its notches, its highest id, the ids and
-# the ranks of its wounds in its order, how many of them are ignored (« Inébranlable »)). Sheets and their
-# wounds are immutable and each action starts from the sheet the last one gave, so the figures of 30+ wounds
-# are read once per tuple instead of at every action (issue 15: a pydantic attribute read is slow, and the
-# gauge lowered sorted every wound by them); a handler that builds a new tuple from a known one tells its
-# figures (``_remember_figures``). The entry holds the tuple: its id cannot be reused while it is here.
-Figures = tuple[tuple[Wound, ...], int, int, list[int], list[int], int]
+# the ranks of its wounds in its order, how many of them are ignored (« Inébranlable »), whether the ids rise
+# strictly along the tuple). Sheets and their wounds are immutable and each action starts from the sheet the
+# last one gave, so the figures of 30+ wounds are read once per tuple instead of at every action (issue 15: a
+# pydantic attribute read is slow, and the gauge lowered sorted every wound by them); a handler that builds a
+# new tuple from a known one tells its figures (``_remember_figures``). The entry holds the tuple: its id
+# cannot be reused while it is here. Rising ids (what hits make: each new wound takes the highest number + 1,
+# at the end; a heal only takes wounds out) let the gauge lowered find a wound by bisection and the highest
+# number at the end (issue 15, session 6: ``list.index`` and ``max`` cost ~120-190 instructions a wound).
+Figures = tuple[tuple[Wound, ...], int, int, list[int], list[int], int, bool]
 _WOUND_FIGURES: dict[int, Figures] = {}
 
 
@@ -35,7 +40,8 @@ def _figures(wounds: tuple[Wound, ...]) -> Figures:
         ids = list(map(_ID, wounds))
         notches = list(map(_NOTCHES, wounds))
         ranks = [n * _RANK + i for n, i in zip(notches, ids, strict=True)]
-        found = (wounds, sum(notches), max(ids, default=0), ids, ranks, sum(map(_IGNORED, wounds)))
+        rising = all(map(lt, ids, islice(ids, 1, None)))
+        found = (wounds, sum(notches), max(ids, default=0), ids, ranks, sum(map(_IGNORED, wounds)), rising)
         _remember_figures(found)
     return found
 
@@ -95,32 +101,48 @@ def new_wound(
     note: str,
 ) -> Wound:
     """``construct(Wound, id=…, grade=…, …)`` with these eleven fields (the rest at their defaults), built
-    directly: one per hit (issue 15). The fields in the model's order, as validation stores them."""
+    directly: one per hit (issue 15). The fields in the model's order, as validation stores them: a copy of
+    ``_NEW_WOUND`` (a dict copy, not fifteen insertions), the eleven values set in place; the fields set is one
+    set shared by every new wound, as ``evolve`` shares a model's with its copies (nothing mutates it)."""
+    values = _NEW_WOUND.copy()
+    values["id"] = wound_id
+    values["grade"] = grade
+    values["notches"] = notches
+    values["severity"] = severity
+    values["body_part"] = body_part
+    values["damage_type"] = damage_type
+    values["psychological"] = psychological
+    values["handicap"] = handicap
+    values["handicap_penalty"] = handicap_penalty
+    values["crippled"] = crippled
+    values["note"] = note
     wound = _new(Wound)
-    _set_dict(
-        wound,
-        {
-            "id": wound_id,
-            "grade": grade,
-            "notches": notches,
-            "severity": severity,
-            "body_part": body_part,
-            "damage_type": damage_type,
-            "psychological": psychological,
-            "treatment": None,
-            "diagnosis": "",
-            "handicap": handicap,
-            "handicap_penalty": handicap_penalty,
-            "crippled": crippled,
-            "ignored": False,
-            "survived": False,
-            "note": note,
-        },
-    )
-    _set_fields_set(wound, set(_NEW_WOUND_FIELDS))
+    _set_dict(wound, values)
+    _set_fields_set(wound, _NEW_WOUND_SET)
     _set_extra(wound, None)
     _set_private(wound, None)
     return wound
+
+
+# Every field of ``Wound`` in its order with its default (the eleven given are overwritten), and the fields set.
+_NEW_WOUND: dict[str, object] = {
+    "id": 0,
+    "grade": "",
+    "notches": 0,
+    "severity": None,
+    "body_part": None,
+    "damage_type": None,
+    "psychological": False,
+    "treatment": None,
+    "diagnosis": "",
+    "handicap": "",
+    "handicap_penalty": 0,
+    "crippled": False,
+    "ignored": False,
+    "survived": False,
+    "note": "",
+}
+_NEW_WOUND_SET = set(_NEW_WOUND_FIELDS)
 
 
 class Grid:
@@ -143,6 +165,7 @@ class Grid:
         "power_at",
         "psychological",
         "skipped",
+        "skipping",
         "texts",
         "tiers",
         "vital",
@@ -178,6 +201,9 @@ class Grid:
         # The Puissance grade of each attack margin from 0 to the highest threshold (``power_grade``).
         top = max([0, *(pg.min_margin for pg in rs.power.grades.values())])
         self.power_at = tuple(_walk_power(n, rs) for n in range(top + 1))
+        # The states of a sheet's ``conditions`` that spare it the Défi, as the journal lists them (None: none), by
+        # the sheet's conditions (``handlers._tenacity``).
+        self.skipping: dict[tuple[str, ...], str | None] = {}
         # ``_test_needed``'s answers, by (gauge before, gauge after, grade id).
         self.needed: dict[tuple[int, int, str], tuple[int, str] | None] = {}
 
@@ -318,7 +344,11 @@ def _part_label(part: str | None, rs: SeveriteRules) -> str:
 
 def wound_label(wound: Wound, rs: SeveriteRules) -> str:
     """« n° 2 Grave (bras gauche) »."""
-    g = grid(rs)
+    return _wound_text(wound, grid(rs))
+
+
+def _wound_text(wound: Wound, g: Grid) -> str:
+    """``wound_label`` with the table's ``Grid`` at hand (a journal naming several wounds looks it up once)."""
     part = wound.body_part
     grade = g.grade_labels.get(wound.grade, wound.grade)
     if not part:
@@ -377,25 +407,46 @@ def _put_condition(
     """Set ``cid``; a turn-bound condition gets its length (the longer one wins if already there). ``wounds``:
     the sheet's new wounds, given in the same copy (a hit whose Défi fails: one copy of the sheet, not two)."""
     rule = rs.conditions[cid]
-    conditions = tuple(sorted({*sheet.conditions, cid}))
+    conditions = sheet.conditions
+    conditions = tuple(sorted({*conditions, cid})) if conditions else (cid,)
     timers = sheet.turn_timers
     if rule.duration == "turns":
-        left = max([rule.turns] + [t.turns for t in timers if t.condition == cid])
-        timers = (*(t for t in timers if t.condition != cid), construct(TurnTimer, condition=cid, turns=left))
+        if timers:
+            left = max([rule.turns] + [t.turns for t in timers if t.condition == cid])
+            timers = (*(t for t in timers if t.condition != cid), _turn_timer(cid, left))
+        else:
+            timers = (_turn_timer(cid, rule.turns),)
     if wounds is not None:
         return evolve(sheet, wounds=wounds, conditions=conditions, turn_timers=timers)
     return evolve(sheet, conditions=conditions, turn_timers=timers)
 
 
+# The turn timers built, by (condition, turns): immutable, shared by every sheet that holds one (issue 15: a
+# model built costs ~5k instructions; a state put with its length is the same few values again and again).
+_TURN_TIMERS: dict[tuple[str, int], TurnTimer] = {}
+
+
+def _turn_timer(cid: str, turns: int) -> TurnTimer:
+    """``construct(TurnTimer, condition=cid, turns=turns)``, built once."""
+    key = (cid, turns)
+    timer = _TURN_TIMERS.get(key)
+    if timer is None:
+        if len(_TURN_TIMERS) >= 1024:
+            _TURN_TIMERS.clear()
+        timer = _TURN_TIMERS[key] = construct(TurnTimer, condition=cid, turns=turns)
+    return timer
+
+
 def _drop_conditions(sheet: SeveriteSheet, gone: set[str]) -> SeveriteSheet:
-    changes: dict[str, object] = {
-        "conditions": tuple(c for c in sheet.conditions if c not in gone),
-        "turn_timers": tuple(t for t in sheet.turn_timers if t.condition not in gone),
-    }
+    timers = sheet.turn_timers
+    if timers:
+        timers = tuple(t for t in timers if t.condition not in gone)
+    conditions = tuple(c for c in sheet.conditions if c not in gone)
     # The ignored wounds counted with the wounds' figures (issue 15: not one read per wound).
     if "inebranlable" in gone and _figures(sheet.wounds)[5]:
-        changes["wounds"] = tuple(evolve(w, ignored=False) if w.ignored else w for w in sheet.wounds)
-    return evolve(sheet, **changes)
+        wounds = tuple(evolve(w, ignored=False) if w.ignored else w for w in sheet.wounds)
+        return evolve(sheet, conditions=conditions, turn_timers=timers, wounds=wounds)
+    return evolve(sheet, conditions=conditions, turn_timers=timers)
 
 
 def _end_conflict(sheet: SeveriteSheet, rs: SeveriteRules, ctx: Context, why: str) -> SeveriteSheet:
@@ -432,23 +483,27 @@ def _heal_away(
     sequel)."""
     if not healed:
         return sheet
-    sequels = list(sheet.sequels)
+    g = grid(rs)  # once for every wound named (issue 15)
+    say = ctx.say
+    sequels = sheet.sequels
     for wound in healed:
-        line = f"Blessure {wound_label(wound, rs)} guérie"
-        if wound.crippled:
-            where = _part_label(wound.body_part, rs) or "Membre"
-            sequel = f"{where} : {wound.handicap or rs.fatal.crippled_handicap}"
-            if len(sequels) < MAX_SEQUELS:
-                sequels.append(sequel[:MAX_SEQUEL])
-                line += " ; le membre reste invalide (séquelle)"
-            else:
-                line += f" ; le membre reste invalide (séquelle non notée : la fiche en compte déjà {MAX_SEQUELS})"
-        ctx.say(line + ".")
+        if not wound.crippled:
+            say(f"Blessure {_wound_text(wound, g)} guérie.")
+            continue
+        line = f"Blessure {_wound_text(wound, g)} guérie"
+        where = _part_label(wound.body_part, rs) or "Membre"
+        sequel = f"{where} : {wound.handicap or rs.fatal.crippled_handicap}"
+        if len(sequels) < MAX_SEQUELS:
+            sequels = (*sequels, sequel[:MAX_SEQUEL])
+            line += " ; le membre reste invalide (séquelle)"
+        else:
+            line += f" ; le membre reste invalide (séquelle non notée : la fiche en compte déjà {MAX_SEQUELS})"
+        say(line + ".")
     ctx.event("healed")
     if removed:
-        return evolve(sheet, sequels=tuple(sequels)) if len(sequels) != len(sheet.sequels) else sheet
+        return evolve(sheet, sequels=sequels) if sequels is not sheet.sequels else sheet
     gone = {w.id for w in healed}
-    return evolve(sheet, wounds=tuple(w for w in sheet.wounds if w.id not in gone), sequels=tuple(sequels))
+    return evolve(sheet, wounds=tuple(w for w in sheet.wounds if w.id not in gone), sequels=sequels)
 
 
 def _lower_gauge(
@@ -466,12 +521,14 @@ def _lower_gauge(
     otherwise it stays until treated (adrenaline lowers stress, it does not close a wound).
     """
     wounds = sheet.wounds
-    _, notches_before, last, ids, ranks, ignored = _figures(wounds)
-    # The wounds' ranks, heaviest first, the latest first among equals (numbers: no attribute read).
+    _, notches_before, last, ids, ranks, ignored, rising = _figures(wounds)
+    # The wounds' ranks, heaviest first, the latest first among equals (numbers: no attribute read). Sorted up
+    # then turned over: the same list as ``reverse=True`` (equal ranks are equal numbers), without the keyword.
     if only is not None:  # a wound of the sheet (``supernatural_healing`` found it)
         order = [ranks[ids.index(only)]]
     else:
-        order = sorted(ranks, reverse=True)
+        order = sorted(ranks)
+        order.reverse()
         if prefer is not None:
             at = next((i for i, rank in enumerate(order) if rank % _RANK == prefer), None)
             if at:
@@ -484,9 +541,12 @@ def _lower_gauge(
             break
         notches = rank // _RANK
         if notches:
-            spot = ranks.index(rank)
-            while spot in changed:  # two wounds of one number (a sheet not validated): the next one, in order
-                spot = ranks.index(rank, spot + 1)
+            if rising:  # each number once, rising: the wound's place by bisection of the ids
+                spot = bisect_left(ids, rank - notches * _RANK)
+            else:
+                spot = ranks.index(rank)
+                while spot in changed:  # two wounds of one number (a sheet not validated): the next one, in order
+                    spot = ranks.index(rank, spot + 1)
             take = notches if notches < left else left
             left -= take
             changed[spot] = None if heals and take == notches else notches - take
@@ -520,7 +580,11 @@ def _lower_gauge(
     kept_ranks += ranks[begin:]
     kept = tuple(pieces)
     # A wound that leaves had no notch left (lowered to 0, or ``only`` at 0): the gauge lost what was taken.
-    highest = max(kept_ids, default=0) if gone_last else last
-    _remember_figures((kept, notches_before - (count - left), highest, kept_ids, kept_ranks, ignored))
+    # Rising ids (still rising: wounds only left) end with the highest.
+    if gone_last:
+        highest = (kept_ids[-1] if kept_ids else 0) if rising else max(kept_ids, default=0)
+    else:
+        highest = last
+    _remember_figures((kept, notches_before - (count - left), highest, kept_ids, kept_ranks, ignored, rising))
     sheet = evolve(sheet, wounds=kept)
     return _heal_away(sheet, healed, rs, ctx, removed=True), count - left

@@ -96,12 +96,15 @@ def rest(sheet: SeveriteSheet, action: LongRest, ctx: Context) -> SeveriteSheet:
 
 def advance_time(sheet: SeveriteSheet, action: AdvanceTime, ctx: Context) -> SeveriteSheet:
     rs: SeveriteRules = ctx.ruleset
-    if action.unit not in rs.time_units:
-        raise unknown("Unité de temps inconnue", action.unit, (rs.time_labels.get(k, k) for k in rs.time_units))
-    seconds = action.count * rs.time_units[action.unit]
-    label = rs.time_labels.get(action.unit, action.unit)
-    ctx.say(f"Le temps passe : {action.count} {label}{'s' if action.count > 1 else ''}.")
-    sheet = _pass_turns(sheet, seconds // rs.time_units["turn"], rs, ctx)
+    unit, count = action.unit, action.count
+    units = rs.time_units
+    if unit not in units:
+        raise unknown("Unité de temps inconnue", unit, (rs.time_labels.get(k, k) for k in units))
+    seconds = count * units[unit]
+    label = rs.time_labels.get(unit, unit)
+    ctx.say(f"Le temps passe : {count} {label}{'s' if count > 1 else ''}.")
+    if sheet.turn_timers:  # ``_pass_turns`` has nothing to count down without them
+        sheet = _pass_turns(sheet, seconds // units["turn"], rs, ctx)
     return evolve(sheet, clock=sheet.clock + seconds)
 
 
