@@ -173,11 +173,22 @@ def _lazy(system_id: str, names: list[str]) -> list[str]:
     return names
 
 
+# Name → module of the exports of the facade's own modules imported on first use (``rules.table``).
+_LAZY_MODULE: dict[str, str] = {}
+
+
 def __getattr__(name: str) -> Any:
-    """A system's own export (``rules.DouaratilSheet``, ``rules.Strike``…): its package loads now."""
+    """A system's own export (``rules.DouaratilSheet``, ``rules.Strike``…): its package loads now; or
+    an export of a module of the facade imported on first use (``rules.table``, ``rules.Summary``)."""
     system_id = _LAZY.get(name)
     if system_id is None:
-        raise AttributeError(f"module 'rules' has no attribute {name!r}")
+        module_name = _LAZY_MODULE.get(name)
+        if module_name is None:
+            raise AttributeError(f"module 'rules' has no attribute {name!r}")
+        module = importlib.import_module(module_name)
+        found = module if module_name.rpartition(".")[2] == name else getattr(module, name)
+        globals()[name] = found  # the next lookups are plain module attributes
+        return found
     REGISTRY[system_id]  # imports the package
     value = getattr(importlib.import_module(f"rules.systems.{system_id}"), name)
     globals()[name] = value  # the next lookups are plain module attributes
@@ -812,10 +823,14 @@ __all__ += _lazy(
 )
 
 # --- the game master's table (issue 11): section owned by the table work ---------------------------
+# Imported when first asked for (``rules.table``, ``rules.Summary``, ``rules.summarise``): a start that
+# opens a sheet has no GM table to show (issue 15: the module's import, ~3 ms of every start).
 # isort: split
-from rules import table  # noqa: E402  (uses the facade above)
-from rules.table import Summary, summarise  # noqa: E402
+if TYPE_CHECKING:
+    from rules import table
+    from rules.table import Summary, summarise
 
+_LAZY_MODULE["table"] = _LAZY_MODULE["Summary"] = _LAZY_MODULE["summarise"] = "rules.table"
 __all__ += ["Summary", "summarise", "table"]
 
 # --- house rules (issue 18): section owned by the house-rules work ---------------------------------

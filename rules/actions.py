@@ -5,8 +5,6 @@ that action (a player rolling real dice types them; tests give them). Without th
 to ``rules.apply`` rolls.
 """
 
-from __future__ import annotations
-
 from typing import Any, Literal
 
 from pydantic import ConfigDict, Field, field_validator

@@ -34,6 +34,8 @@ class FieldInfo:
 
 @dataclass(frozen=True, slots=True)
 class HealthStateInfo:
+    """A health state of the system (``id`` as ``derive`` names it), its French label and badge colour."""
+
     id: str
     label: str
     colour: str
@@ -41,6 +43,8 @@ class HealthStateInfo:
 
 @dataclass(frozen=True, slots=True)
 class ConditionGroupInfo:
+    """A group of states, as the seed groups them (``note``: a remark the sheet shows under it)."""
+
     id: str
     label: str
     note: str = ""
@@ -58,6 +62,8 @@ class ConditionInfo:
 
 @dataclass(frozen=True, slots=True)
 class LadderLevel:
+    """One level of a ladder (exhaustion 3…): its number, French label and effect."""
+
     level: int
     label: str
     effect: str
@@ -76,6 +82,8 @@ class LadderInfo:
 
 @dataclass(frozen=True, slots=True)
 class ChoiceInfo:
+    """A value the user picks from (a time unit, a damage or wound type) and its French label."""
+
     id: str
     label: str
 

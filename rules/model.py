@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
+from pydantic._internal._model_construction import ModelMetaclass
 
 from rules.dice import Roll, parse_amount, roll_dice
 from rules.errors import Refused
@@ -27,7 +28,10 @@ MAX_CLOCK = 10**12
 class Frozen(BaseModel):
     """Base of every rules model: immutable, no unknown fields."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", validate_default=False)
+    # Each model's validator is built when it is first used, not when its class is made (issue 15: a start
+    # opening a sheet validates that system's sheet model alone, whose validator holds its nested models; the
+    # bases and the nested models built on their own were never used). ``rules.Action`` says it again.
+    model_config = ConfigDict(frozen=True, extra="forbid", validate_default=False, defer_build=True)
 
 
 # Issue 15: reading a field of a model (``sheet.current``, ``action.amount``, ``rs.thresholds``) is what the rules
@@ -38,6 +42,12 @@ class Frozen(BaseModel):
 # own, and a missing name raises the same ``AttributeError`` (« 'X' object has no attribute 'y' »).
 if "__getattr__" in vars(BaseModel):
     delattr(BaseModel, "__getattr__")
+# The same hook on the models' class (pydantic's metaclass) serves a model class's private attributes
+# (``Model._x``) only; every name a class lacks went through it, in Python, raising its own
+# ``AttributeError``: pydantic asks dozens of them while it makes each model class (issue 15: ~6 % of
+# making one, ~60 at a start). Without it a class lacks a name as any class does.
+if "__getattr__" in vars(ModelMetaclass):
+    delattr(ModelMetaclass, "__getattr__")
 
 
 MAX_TIMERS = 40

@@ -12,7 +12,6 @@ import re
 import stat
 import tomllib
 from collections.abc import Callable, Iterable, Mapping
-from importlib import resources as importlib_resources
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -28,7 +27,9 @@ R = TypeVar("R", bound=BaseModel)
 class Table(BaseModel):
     """Base of every rule-table model: immutable, unknown keys refused (typos show up)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # Built when first used (issue 15): loading a table validates its system's top model alone, whose
+    # validator holds the nested ones; the bases and the nested models on their own are never built at a start.
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class HealthStateTable(Table):
@@ -203,10 +204,16 @@ def load_ruleset(model: type[R], path: Path) -> R:
 
 
 def shipped_text(system: str) -> tuple[str, str]:
-    """Text of the shipped table for ``system`` and the name to show in messages."""
+    """Text of the shipped table for ``system`` and the name to show in messages.
+
+    Read from the ``resources`` package's folder, as the app finds its demo sheets
+    (``sheet_app.settings.examples_dir``): ``importlib.resources`` would cost a start its import (with
+    ``zipfile``'s, ~3 ms) for the same file (issue 15)."""
+    import resources
+
     name = f"{system}.toml"
-    ref = importlib_resources.files("resources").joinpath("rulesets", name)
-    return ref.read_text(encoding="utf-8"), f"resources/rulesets/{name}"
+    path = Path(resources.__file__).parent / "rulesets" / name
+    return path.read_text(encoding="utf-8"), f"resources/rulesets/{name}"
 
 
 @functools.cache

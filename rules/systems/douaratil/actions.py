@@ -4,8 +4,6 @@ Every field a user fills carries its French ``title`` (the action form shows it,
 field names it).
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Literal
 
 from pydantic import Field, field_validator

@@ -1,7 +1,5 @@
 """The Douaratil sheet (stored fields) and what follows from it without any roll."""
 
-from __future__ import annotations
-
 from typing import Annotated, Any, Literal
 
 from pydantic import Field, ValidationInfo, field_validator, model_validator
@@ -113,7 +111,7 @@ class Pool(Frozen):
         return data
 
     @model_validator(mode="after")
-    def _within(self, info: ValidationInfo) -> Pool:
+    def _within(self, info: ValidationInfo) -> "Pool":
         if self.current > self.base_maximum and not _editing(info):
             raise ValueError(f"{self.current} dépasse le maximum {self.base_maximum}")
         return self
@@ -216,7 +214,7 @@ class DouaratilSheet(SheetBase):
         return tuple(sorted(set(value)))
 
     @model_validator(mode="after")
-    def _coherent(self, info: ValidationInfo) -> DouaratilSheet:
+    def _coherent(self, info: ValidationInfo) -> "DouaratilSheet":
         problems = sheet_problems(self, table_of(info), editing=_editing(info))
         if problems:
             raise ValueError(" ; ".join(problems))

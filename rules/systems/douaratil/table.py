@@ -5,8 +5,6 @@ severities, the states the dying rules name…), so a GM's house-rule copy is re
 would break them, never accepted to crash later.
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
@@ -128,7 +126,7 @@ class WoundType(Table):
     """La blessure divise le déplacement par deux."""
 
     @model_validator(mode="after")
-    def _risk_needs_its_dd(self) -> WoundType:
+    def _risk_needs_its_dd(self) -> "WoundType":
         if self.bleeding_dice is not None and self.reopen_dd is None:
             raise ValueError("une blessure qui saigne (bleeding_dice) demande le DD de son ouverture (reopen_dd)")
         return self
@@ -188,7 +186,7 @@ class RestRules(Table):
     """Récupération au repos long de chaque réserve (magie, foi, honneur, santé mentale)."""
 
     @model_validator(mode="after")
-    def _all_pools(self) -> RestRules:
+    def _all_pools(self) -> "RestRules":
         missing = [p for p in POOLS if p not in self.pools]
         if missing:
             raise ValueError("rests.pools doit décrire " + ", ".join(missing))
@@ -273,7 +271,7 @@ class DouaratilRules(Table):
     """États (conditions) et leurs effets."""
 
     @model_validator(mode="after")
-    def _references(self) -> DouaratilRules:
+    def _references(self) -> "DouaratilRules":
         check_condition_references(
             self.conditions,
             self.condition_groups,
