@@ -588,7 +588,11 @@ def _marks(raw: bytes) -> int:
 
 def _shape(raw: bytes) -> int:
     """``_marks(raw)``; ``_Bad`` past ``MAX_JSON_MARKS`` (then nothing is built: no memory spent)."""
-    marks = _marks(raw)
+    return _bounded_marks(_marks(raw))
+
+
+def _bounded_marks(marks: int) -> int:
+    """``marks``; ``_Bad`` past ``MAX_JSON_MARKS``."""
     if marks > MAX_JSON_MARKS:
         raise _Bad(
             _Issue(
@@ -661,24 +665,42 @@ def _bounded_int(digits: str) -> int:
     return int(digits)
 
 
-# For ``_tight``: every digit as « 0 »; the quote, the colon and the backslash as they are; every other
-# byte as « x » (blanks are deleted).
-_TIGHT = bytes(ord("0") if chr(b).isdigit() and b < 128 else b if chr(b) in '":\\' else ord("x") for b in range(256))
+# For ``_tight``: every digit as « 0 »; commas, [ and { as commas; the quote, the colon, the backslash,
+# « u », « d » and « D » as they are; every other byte as « x » (blanks are deleted).
+_TIGHT = bytes(
+    ord("0")
+    if chr(b).isdigit() and b < 128
+    else ord(",")
+    if chr(b) in ",[{"
+    else b
+    if chr(b) in '":\\udD'
+    else ord("x")
+    for b in range(256)
+)
 _TOO_MANY_DIGITS = b"0" * (MAX_INT_DIGITS + 1)
 
 
-def _tight(raw: bytes) -> tuple[bool, int]:
-    """Two counts of ``raw`` made on one copy of it without its blanks (one ``translate``, at the speed
-    of memory; a regular expression would try each of millions of short numbers in turn: seconds):
+def _tight(raw: bytes) -> tuple[int, bool, int, bool]:
+    """What ``raw`` holds, counted on one copy of it without its blanks (one ``translate``, then a few
+    searches, at the speed of memory; a regular expression would try each of millions of short numbers
+    in turn: seconds):
 
+    - ``_marks(raw)``: its commas, [ and { (blanks are none of them);
     - whether it may hold a run of more than ``MAX_INT_DIGITS`` digits, in a number or a text (digits
       apart only by blanks count as one run: a rare text may then send the parse the careful way for
       nothing; a real long number is never missed);
     - how many field names it holds, as a count of ``":`` (a text starting with « : » counts too; an
-      escaped quote before a colon does not).
+      escaped quote before a colon does not);
+    - whether it may hold half a UTF-16 pair: a « \\ud » or « \\uD » (the same three ASCII bytes in
+      UTF-8 as in the text; one apart by blanks counts too, sending the file the careful way for nothing).
     """
     tight = raw.translate(_TIGHT, b" \t\r\n")
-    return tight.find(_TOO_MANY_DIGITS) >= 0, tight.count(b'":') - tight.count(b'\\":')
+    return (
+        tight.count(b","),
+        tight.find(_TOO_MANY_DIGITS) >= 0,
+        tight.count(b'":') - tight.count(b'\\":'),
+        b"\\ud" in tight or b"\\uD" in tight,
+    )
 
 
 def _loads(text: str, long_digits: bool = True, **hooks: Any) -> Any:
@@ -716,13 +738,14 @@ def _loads(text: str, long_digits: bool = True, **hooks: Any) -> Any:
         raise _Bad(_Issue("nombre démesuré (des milliers de chiffres).", line)) from None
 
 
-def _parse(raw: bytes, text: str) -> tuple[Any, bool]:
+def _parse(raw: bytes, text: str, tight: tuple[int, bool, int, bool] | None = None) -> tuple[Any, bool]:
     """The JSON data of ``text`` and whether an object of it names a field twice.
 
     Such an object is a ``_Repeated`` (JSON lets the last value win silently; a file edited by hand
     may hold two « level », and the reader must not pick one). The names the parser kept are counted
     against the names of the text (``_tight``): only when they differ (a name given twice, or a
-    text starting with « : ») is the text parsed again, object by object, to find which.
+    text starting with « : ») is the text parsed again, object by object, to find which. ``tight``:
+    ``_tight(raw)`` if already known.
     """
     kept = 0
 
@@ -731,7 +754,7 @@ def _parse(raw: bytes, text: str) -> tuple[Any, bool]:
         kept += len(made)
         return made
 
-    long_digits, names = _tight(raw)
+    _, long_digits, names, _ = _tight(raw) if tight is None else tight
     data = _loads(text, long_digits, object_hook=count)
     if kept == names:
         return data, False
@@ -1236,21 +1259,21 @@ class _Parsed:
     src: _Source
     data: Any
     repeated: bool  # an object of the file names a field twice
-    # A « \ud » or « \uD » in the text (maybe half a UTF-16 pair): searched in the bytes, where it is the
-    # same three ASCII bytes (UTF-8 writes no other character with them), at a tenth of the cost of
-    # searching the text (UCS-2 for its « » and narrow spaces).
+    # Maybe half a UTF-16 pair (``_tight``): searched in the bytes, a tenth of the cost of searching the
+    # text (UCS-2 for its « » and narrow spaces).
     surrogates: bool
 
 
 def _parsed(raw: bytes, name: str) -> _Parsed:
     """Bound (``MAX_JSON_MARKS``), decode (UTF-8) and parse (JSON) ``raw``; ``FileProblem`` if bad."""
     try:
-        marks = _shape(raw)
+        tight = _tight(raw)
+        marks = _bounded_marks(tight[0])
         text = _text_of(raw)
-        data, repeated = _parse(raw, text)
+        data, repeated = _parse(raw, text, tight)
     except _Bad as bad:
         raise _from_bad(name, bad) from None
-    return _Parsed(marks, _Source(text), data, repeated, b"\\ud" in raw or b"\\uD" in raw)
+    return _Parsed(marks, _Source(text), data, repeated, tight[3])
 
 
 def decode_document(raw: bytes, name: str = "fichier") -> Document:
