@@ -38,7 +38,7 @@ import weakref
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, Literal, NamedTuple, TypeAlias
+from typing import Annotated, Any, Literal, TypeAlias
 
 from pydantic import (
     BaseModel,
@@ -1251,17 +1251,20 @@ def _sheets(
     return sheets
 
 
-@dataclass
 class _Parsed:
-    """A file's bytes once counted, decoded and parsed (what both readers start from)."""
+    """A file's bytes once counted, decoded and parsed (what both readers start from). (A plain class:
+    a dataclass ``exec``s its methods when its module is imported, ~2 M instructions at start-up.)"""
 
-    marks: int  # commas, [ and { (``_marks``)
-    src: _Source
-    data: Any
-    repeated: bool  # an object of the file names a field twice
-    # Maybe half a UTF-16 pair (``_tight``): searched in the bytes, a tenth of the cost of searching the
-    # text (UCS-2 for its « » and narrow spaces).
-    surrogates: bool
+    __slots__ = ("data", "marks", "repeated", "src", "surrogates")
+
+    def __init__(self, marks: int, src: _Source, data: Any, repeated: bool, surrogates: bool) -> None:
+        self.marks = marks  # commas, [ and { (``_marks``)
+        self.src = src
+        self.data = data
+        self.repeated = repeated  # an object of the file names a field twice
+        # Maybe half a UTF-16 pair (``_tight``): searched in the bytes, a tenth of the cost of searching
+        # the text (UCS-2 for its « » and narrow spaces).
+        self.surrogates = surrogates
 
 
 def _parsed(raw: bytes, name: str) -> _Parsed:
@@ -1339,15 +1342,15 @@ def _fast(parsed: _Parsed) -> Document | None:
         group[1].append(sheet)
     made: list[Any] = [None] * len(sheets)
     try:
-        for system_id, (places, group) in by_system.items():
+        for system_id, (places, given) in by_system.items():
             sheet_type = rules.system(system_id).sheet_type
-            if len(group) == 1:  # one sheet (a sheet's file): its model and its twin, no list of them
-                _twin_of(sheet_type).validate_python(group[0], strict=True)
-                made[places[0]] = sheet_type.model_validate(group[0])
+            if len(given) == 1:  # one sheet (a sheet's file): its model and its twin, no list of them
+                _twin_of(sheet_type).validate_python(given[0], strict=True)
+                made[places[0]] = sheet_type.model_validate(given[0])
                 continue
             # One strict pass per system over its sheets (not one call per sheet), then the model.
-            _twins_of(sheet_type).validate_python(group, strict=True)
-            for i, sheet in zip(places, _sheet_list(sheet_type).validate_python(group), strict=True):
+            _twins_of(sheet_type).validate_python(given, strict=True)
+            for i, sheet in zip(places, _sheet_list(sheet_type).validate_python(given), strict=True):
                 made[i] = sheet
     except ValidationError:
         return None
@@ -1368,11 +1371,14 @@ def _fast(parsed: _Parsed) -> Document | None:
     return Document("table", made, journals, env.title, tracker=_tracker(env))
 
 
-class _Row(NamedTuple):
+class _Row:
     """A table row as ``_plain_envelope`` reads it (what ``TableRow`` gives: its two fields)."""
 
-    initiative: int | None
-    note: str
+    __slots__ = ("initiative", "note")
+
+    def __init__(self, initiative: int | None, note: str) -> None:
+        self.initiative = initiative
+        self.note = note
 
 
 class _PlainEnvelope:
@@ -1455,7 +1461,7 @@ def _plain_envelope(data: dict[str, Any]) -> _PlainEnvelope | None:
     Validating the envelope with a model costs a copy of every journal line list (2 ms for 1,000
     sheets), and building those models ~10 ms at start-up: a start that opens a sheet builds none.
     """
-    kind = data.get("kind")
+    kind: str = data.get("kind")  # type: ignore[assignment]  # "sheet" or "table" below, else None
     keys = _SHEET_KEYS if kind == "sheet" else _TABLE_KEYS if kind == "table" else None
     if keys is None or not data.keys() <= keys:
         return None
@@ -1573,7 +1579,7 @@ def _document_from_data(data: Any, src: _Source, repeated: bool | None, count_va
     )
 
 
-def _tracker_issue(env: TableFile, count: int) -> tuple[Location, str] | None:
+def _tracker_issue(env: TableFile | _PlainEnvelope, count: int) -> tuple[Location, str] | None:
     """Where a table's rows, turn or started rows point past its sheets, and what to say."""
     if len(env.rows) > count:
         return ("rows",), f"« lignes » : {len(env.rows)} lignes pour {count} fiches (une ligne par fiche au plus)."
@@ -1585,7 +1591,7 @@ def _tracker_issue(env: TableFile, count: int) -> tuple[Location, str] | None:
     return None
 
 
-def _tracker(env: TableFile) -> TableTracker | None:
+def _tracker(env: TableFile | _PlainEnvelope) -> TableTracker | None:
     tracker = TableTracker(
         rows=[(r.initiative, r.note) for r in env.rows],
         round=env.round,
