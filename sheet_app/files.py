@@ -1465,6 +1465,9 @@ def _plain_envelope(data: dict[str, Any]) -> _PlainEnvelope | None:
     keys = _SHEET_KEYS if kind == "sheet" else _TABLE_KEYS if kind == "table" else None
     if keys is None or not data.keys() <= keys:
         return None
+    version = data.get("format")
+    if type(version) is not int or version != FORMAT_VERSION:
+        return None
     for key in ("app", "needs"):
         value = data.get(key, "")
         if type(value) is not str or len(value) > 40:
