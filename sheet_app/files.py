@@ -1253,7 +1253,7 @@ def _sheets(
 
 class _Parsed:
     """A file's bytes once counted, decoded and parsed (what both readers start from). (A plain class:
-    a dataclass ``exec``s its methods when its module is imported, ~2 M instructions at start-up.)"""
+    a dataclass compiles its methods from source text when its module is imported, ~2 M instructions at start-up.)"""
 
     __slots__ = ("data", "marks", "repeated", "src", "surrogates")
 
