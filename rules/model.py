@@ -184,17 +184,26 @@ class Outcome(NamedTuple):
 # Marks a journal line only the game master may read (it shows a value the rules hide from the player,
 # such as an Engourdi character's own PV): the player's view of the journal leaves such lines out.
 SECRET_MARK = "[MJ] "
+# An action that would take a sheet's clock past ``MAX_CLOCK`` is refused with this (``Context.finish``).
+CLOCK_REFUSAL = "Le temps de jeu de la fiche dépasserait la limite (environ 31 700 ans) : rien n'a changé."
 
 
 class Context:
-    """Per-action scratchpad: where the dice come from, and what the journal says."""
+    """Per-action scratchpad: where the dice come from, and what the journal says.
+
+    ``rules.apply`` makes its Context without calling ``__init__`` and ends it without calling ``finish``
+    (issue 15: two Python calls less per action): it stores the same slots and does the same steps; a change
+    here is a change there (``test_apply_makes_and_ends_its_context_as_context_does``).
+    """
 
     __slots__ = ("events", "given", "log", "rng", "rolls", "ruleset")
 
     def __init__(self, rng: random.Random | None, ruleset: Any, given: Iterable[int] = ()) -> None:
         self.rng = rng
         self.ruleset = ruleset
-        self.given: list[int] = list(given) if given else []
+        # The values the action gives for its dice, used in order: a list, or an empty tuple when it gives none
+        # (issue 15: most actions; one list fewer made and freed).
+        self.given: list[int] | tuple[()] = list(given) if given else ()
         self.log: list[str] = []
         # What was rolled, the events: an empty tuple until the first one (issue 15: most actions have neither,
         # and ``apply`` makes a Context per action); a list from then on.
@@ -267,7 +276,7 @@ class Context:
 
     def finish(self, sheet: Any) -> Outcome:
         if getattr(sheet, "clock", 0) > MAX_CLOCK:
-            raise Refused("Le temps de jeu de la fiche dépasserait la limite (environ 31 700 ans) : rien n'a changé.")
+            raise Refused(CLOCK_REFUSAL)
         if self.given:
             unused = ", ".join(str(v) for v in self.given)
             self.log.append(f"Valeurs de dés non utilisées : {unused}.")
@@ -275,6 +284,16 @@ class Context:
         # ``tuple.__new__``: what ``Outcome(...)`` does, without the Python-level ``__new__`` of a NamedTuple.
         log = tuple(self.log)
         return _tuple_new(Outcome, (sheet, log, tuple(rolls) if rolls else (), tuple(events) if events else ()))
+
+
+class FreshContext(Context):
+    """A ``Context`` made empty, its slots stored by the caller: ``rules.apply`` makes one per action, and
+    ``FreshContext()`` (no ``__init__`` of ours to call) is the cheapest way found to make an object with slots
+    in CPython 3.11 (issue 15: ~1,300 CPU instructions with the six stores, against ~2,300 for ``Context(…)``
+    and ~1,600 for ``object.__new__(Context)``)."""
+
+    __slots__ = ()
+    __init__ = object.__init__
 
 
 def _bounded(roll: Roll, minimum: int | None) -> Roll:

@@ -177,10 +177,11 @@ def install_translations(app: Any) -> list[Any]:
 
 def configure_logging() -> Path | None:
     """Warnings and bugs go to a small rotating log in the user's data folder (named by the guard's
-    French message); None if it cannot be opened (then stderr only)."""
+    French message); None if its folder cannot be made (then stderr only). The file is opened with the
+    first record."""
     import logging
-    from logging.handlers import RotatingFileHandler
 
+    from sheet_app.guard import RotatingFile
     from sheet_app.settings import data_dir
     from ui.common import guard
 
@@ -189,9 +190,10 @@ def configure_logging() -> Path | None:
     root.setLevel(logging.INFO)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        handler: logging.Handler = RotatingFileHandler(path, maxBytes=1_000_000, backupCount=2, encoding="utf-8")
     except OSError:
         return None
+    # The file is opened, and ``logging.handlers`` imported, with the first record (issue 15).
+    handler = RotatingFile(path, 1_000_000, 2)
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     root.addHandler(handler)
     guard.log_path = str(path)

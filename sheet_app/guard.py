@@ -11,7 +11,7 @@ goes on. ``KeyboardInterrupt`` and ``SystemExit`` keep their usual meaning.
 from __future__ import annotations
 
 import logging
-import logging.handlers
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -29,6 +29,39 @@ def log_path() -> Path:
     return platformdirs.user_log_path("sheet_app", appauthor=False) / LOG_NAME
 
 
+class RotatingFile(logging.Handler):
+    """``logging.handlers.RotatingFileHandler`` on ``path``, made at the first record this handler gets.
+
+    ``logging.handlers`` imports ``socket``, ``pickle``, ``queue``, ``selectors``… (~25 M instructions,
+    1.2 % of a start, issue 15) for a log most starts never write: it is imported, and the file opened,
+    when there is something to write. Level, formatter and filters are this handler's, as set on it."""
+
+    def __init__(self, path: Path, max_bytes: int, backup_count: int) -> None:
+        super().__init__()
+        self.baseFilename = os.path.abspath(path)  # as the file handler names it
+        self._limits = (max_bytes, backup_count)
+        self._file: logging.Handler | None = None
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            if self._file is None:
+                from logging.handlers import RotatingFileHandler
+
+                max_bytes, backup_count = self._limits
+                self._file = RotatingFileHandler(
+                    self.baseFilename, maxBytes=max_bytes, backupCount=backup_count, encoding="utf-8"
+                )
+            self._file.setFormatter(self.formatter)
+            self._file.emit(record)
+        except Exception:
+            self.handleError(record)
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+        super().close()
+
+
 def _log_to_file() -> None:
     """Log warnings and errors of the app to ``log_path()`` (1 Mo, the 3 previous kept); best effort."""
     path = log_path()
@@ -36,9 +69,9 @@ def _log_to_file() -> None:
         return
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        handler = logging.handlers.RotatingFileHandler(path, maxBytes=1_000_000, backupCount=3, encoding="utf-8")
     except OSError:
         return  # no log folder: the message still shows, the details go to the terminal
+    handler = RotatingFile(path, 1_000_000, 3)
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s : %(message)s"))
     handler.setLevel(logging.WARNING)
     log.addHandler(handler)

@@ -21,7 +21,7 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QObject
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QFileDialog, QInputDialog, QMenu, QWidget
+from PySide6.QtWidgets import QMenu, QWidget
 
 import rules
 from rules import house as rhouse
@@ -43,6 +43,8 @@ def _tr(text: str) -> str:
 
 
 def _file_dialog(parent: QWidget | None, title: str, where: Path, save: bool) -> Path | None:
+    from PySide6.QtWidgets import QFileDialog  # dialogs' classes come with the dialog (issue 15)
+
     dialog = QFileDialog(parent, title, str(where), _tr(TOML_FILTER))
     if save:
         dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
@@ -66,6 +68,8 @@ def ask_house_path(parent: QWidget | None, folder: Path) -> Path | None:
 
 def ask_system(parent: QWidget | None, systems: list[str]) -> str | None:
     """Which system's rules to change on a table that holds several."""
+    from PySide6.QtWidgets import QInputDialog  # dialogs' classes come with the dialog (issue 15)
+
     labels = [rules.system(s).label for s in systems]
     dialog = QInputDialog(parent)
     dialog.setWindowTitle(_tr("Règles maison"))

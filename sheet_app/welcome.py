@@ -14,7 +14,6 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDialog,
-    QDialogButtonBox,
     QFormLayout,
     QFrame,
     QGroupBox,
@@ -232,6 +231,8 @@ class NewSheetDialog(QDialog):
         self.form.create_button.hide()  # the dialog's own « Créer la fiche » button creates it
         self.form.created.connect(self._created)
         layout.addWidget(self.form)
+        from PySide6.QtWidgets import QDialogButtonBox  # with the first dialog (issue 15: not at start-up)
+
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.button(QDialogButtonBox.StandardButton.Ok).setText(self.tr("Créer la fiche"))
         buttons.button(QDialogButtonBox.StandardButton.Cancel).setText(self.tr("Annuler"))

@@ -31,11 +31,14 @@ _create = enum.EnumType._create_
 
 
 def counted(cls, name, *args, **kwargs):
-    enums.append(name)
-    return _create(cls, name, *args, **kwargs)
+    made = _create(cls, name, *args, **kwargs)
+    enums.append(made)
+    return made
 
 
 enum.EnumType._create_ = counted
+# Modules a start has no use for before its first paint (issue 15): imported when first needed.
+LATER = ("logging.handlers", "socket", "pickle", "html", "html.entities")
 import sheet_app.app as entry
 
 opened = entry.start
@@ -63,6 +66,8 @@ def state(window):
         "labels": len(labels),
         "rich_labels": [l.text() for l in labels if l.textFormat() != Qt.TextFormat.PlainText],
         "enums": len(enums),
+        "enum_owners": sorted({e.__qualname__.split(".")[0] for e in enums}),
+        "modules": sorted(m for m in LATER if m in sys.modules),
         "gc": gc.isenabled(),
         "frozen": gc.get_freeze_count(),
         "models_built": len(built),
@@ -102,10 +107,17 @@ os._exit(3)
 
 
 # What a start of the Douaratil demo sheet makes before its first paint (counts are steady where times
-# are not): Python enum classes for Qt's enums (37 for the floor; 389 in session 3, 304 in session 4), and
+# are not): Python enum classes for Qt's enums (37 for the floor; 389 in session 3, 304 in session 4, 246
+# in session 6: no widget class loaded wholesale, ``ui.common.scroll_parts``), and
 # pydantic models built (63 in session 4, before ``defer_build`` on the actions).
-ENUMS_AT_PAINT = 305
+ENUMS_AT_PAINT = 250
 MODELS_AT_PAINT = 37
+# The welcome page (first run): 273 in session 5; no widget of a class PySide does not expose is reached
+# before its paint, so no Qt class is loaded that the page does not use.
+WELCOME_ENUMS_AT_PAINT = 245
+# Qt classes of dialogs (and the item delegate's style, with the first journal entry drawn): their
+# classes and enums are loaded where a dialog is made (session 6), not by the modules' imports.
+DIALOG_CLASSES = ("QMessageBox", "QFileDialog", "QDialogButtonBox", "QInputDialog", "QStyle")
 
 
 def _start(tmp_path: Path, *args: str) -> dict[str, Any]:
@@ -141,6 +153,40 @@ def test_the_qt_enums_made_before_the_first_paint_stay_few(tmp_path: Path) -> No
     ~60–90 more of them, loading every Qt class (389 at a start in session 3; ~300 since)."""
     report = _start(tmp_path, str(DEMO))
     assert report["paint"]["enums"] <= ENUMS_AT_PAINT, report["paint"]["enums"]
+    # Nor in the pass right after it, where the application filters come (session 6: their rules reach
+    # the widgets already there by ``findChildren``, not ``allWidgets()``, which loaded every widget
+    # class: 290 there, 307 on main).
+    assert report["after"]["enums"] <= ENUMS_AT_PAINT + 5, report["after"]["enums"]
+
+
+def test_the_welcome_page_loads_no_dialog_class_and_few_enums_before_its_paint(tmp_path: Path) -> None:
+    """Session 6: the dialogs' Qt classes (message boxes, file dialogs, button boxes, the input dialog)
+    are imported where a dialog is made; each costs its enum classes (~1.3 M instructions each) and its
+    class. The sheet's start reaches a scroll area's viewport before its paint, which makes PySide load
+    every widget class (dialogs' included): the welcome page does not."""
+    paint = _start(tmp_path)["paint"]
+    assert not set(DIALOG_CLASSES) & set(paint["enum_owners"]), paint["enum_owners"]
+    assert paint["enums"] <= WELCOME_ENUMS_AT_PAINT, paint["enums"]
+
+
+@pytest.mark.parametrize("system", ["douaratil", "d20", "segments", "severite"])
+def test_a_sheet_start_loads_no_widget_class_wholesale(tmp_path: Path, system: str) -> None:
+    """A widget Qt made in C++ (a scroll area's viewport, a scroll bar's container) first handed to Python
+    by ``viewport()`` or ``parentWidget()`` makes PySide load every widget class, dialogs' included
+    (~30–60 enum classes); ``scroll_parts.meet`` hands them over by name first (session 6). Every demo
+    sheet is painted without a dialog's class or the style's."""
+    paint = _start(tmp_path, str(ROOT / "resources" / "examples" / f"{system}.fiche.json"))["paint"]
+    assert not set(DIALOG_CLASSES) & set(paint["enum_owners"]), paint["enum_owners"]
+    assert paint["enums"] <= ENUMS_AT_PAINT, paint["enums"]
+
+
+@pytest.mark.parametrize("sheet", [True, False])
+def test_a_start_imports_no_log_file_machinery_nor_html_before_its_paint(tmp_path: Path, sheet: bool) -> None:
+    """Session 6: the log file's handler imports ``logging.handlers`` (and with it ``socket``, ``pickle``…)
+    with the first record; ``html`` (and its 2,000 named entities) comes with the first tooltip, journal
+    entry or house rules shown."""
+    paint = _start(tmp_path, *([str(DEMO)] if sheet else []))["paint"]
+    assert paint["modules"] == [], paint["modules"]
 
 
 def test_action_models_are_built_when_first_used_not_at_start(tmp_path: Path) -> None:

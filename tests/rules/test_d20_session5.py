@@ -14,7 +14,7 @@ from rules.systems.d20 import handlers
 from rules.systems.d20.derive import SETTLED, death_pv, figures, maximum, state_id
 
 RS = rules.system("d20").ruleset()
-FORGOTTEN = (None, None, "", 0, None, 0, 0)
+FORGOTTEN = (None, None, "", 0, None, 0, 0, False)
 
 
 def _sheet(**fields: Any) -> Any:

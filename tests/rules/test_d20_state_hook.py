@@ -21,7 +21,7 @@ from rules.systems.d20.derive import SETTLED, health_state
 derive = sys.modules["rules.systems.d20.derive"]  # the package's ``derive`` is the function
 
 RS = rules.system("d20").ruleset()
-FORGOTTEN = (None, None, "", 0, None, 0, 0)
+FORGOTTEN = (None, None, "", 0, None, 0, 0, False)
 
 
 def _sheet(**fields: Any) -> Any:

@@ -148,3 +148,41 @@ def test_the_state_read_alone_counts_every_notch_of_wounds_never_seen() -> None:
     one = sheet_with((1, "grave", 3))
     assert rtable.health_state(one.model_copy(update={"wounds": (*one.wounds,)})) == "blesse"
     assert rtable.health_state(sheet_with()) == "en_forme"
+
+
+def test_a_hit_on_a_character_out_of_the_fight_names_only_its_own_state() -> None:
+    """« Si le Défi est échoué, vous êtes hors combat, ce qui veut dire que vous serez incapable d'agir jusqu'à la
+    fin du Conflit. » Hors de combat, not unconscious: a Grave wound calls for no Défi, and the journal names that
+    state alone (the labels kept per tuple of conditions, issue 15), for this sheet and another one."""
+    sheet = rules.new_sheet("severite", name="Ysolde", conditions=["hors_de_combat"])
+    line = "Pas de Défi de Ténacité pour Ysolde, déjà dans l'état : Hors combat."
+    for _ in range(2):
+        out = rules.apply(sheet, InflictWound(grade="grave"), random.Random(0))
+        assert out.log[-1] == line
+        assert out.sheet.wounds[-1].grade == "grave"
+    both = sheet.model_copy(update={"conditions": ("hors_de_combat", "inconscient"), "name": ""})
+    out = rules.apply(both, InflictWound(grade="grave"), random.Random(0))
+    assert out.log[-1] == "Pas de Défi de Ténacité pour Le personnage, déjà dans l'état : Hors combat, Inconscient."
+
+
+def test_a_strike_keeps_every_field_given_on_its_wound() -> None:
+    """« Quand la valeur de Sévérité  est supérieure ou égale à 0, une Blessure a été infligée. » The wound a strike
+    leaves carries its note, zone, type, handicap and Sévérité, the other fields at their defaults."""
+    sheet = rules.new_sheet("severite", name="Ysolde")
+    action = rules.Strike(
+        margin=10, damage_type="tranchant", body_part="bras_gauche", handicap="Boite", handicap_penalty=-1, note="n"
+    )
+    out = rules.apply(sheet, action, random.Random(3))
+    wound = out.sheet.wounds[-1]
+    expected = rules.new_sheet("severite", wounds=[wound.model_dump(exclude_defaults=True)]).wounds[0]
+    assert wound == expected
+    assert (wound.note, wound.body_part, wound.damage_type, wound.handicap) == (
+        "n",
+        "bras_gauche",
+        "tranchant",
+        "Boite",
+    )
+    assert wound.model_fields_set == {
+        "id", "grade", "notches", "severity", "body_part", "damage_type", "psychological", "handicap",
+        "handicap_penalty", "crippled", "note",
+    }  # fmt: skip

@@ -15,10 +15,13 @@ The rules register their handlers here (``hub()``); the hub knows none of them.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypeVar
 
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QHelpEvent, QKeyEvent, QWheelEvent
 from PySide6.QtWidgets import QApplication, QWidget
+
+W = TypeVar("W", bound=QWidget)
 
 PolishHandler = Callable[[QWidget], None]
 EventHandler = Callable[[QObject, QEvent], bool]
@@ -90,3 +93,22 @@ def hub(app: QApplication | None = None) -> AppEvents:
         _hub = AppEvents(app)
         app.installEventFilter(_hub)
     return _hub
+
+
+def existing(kind: type[W]) -> list[W]:
+    """Every widget of class ``kind`` the application has now (``QApplication.allWidgets()`` filtered),
+    found under its top-level widgets with ``findChildren`` (a widget may be listed twice).
+
+    ``allWidgets()`` hands Python every widget Qt made in C++ (a tab's close button, a line edit's
+    clear button…) through a ``QWidget *``: PySide then searches every subclass of ``QWidget`` for its
+    class and loads every widget class not loaded yet (~45 enum classes, in the pass right after a
+    start's first paint: issue 15, session 6). ``findChildren`` takes each object's class from its
+    meta-object instead."""
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    found: list[W] = []
+    for top in app.topLevelWidgets():
+        if isinstance(top, kind):
+            found.append(top)
+        found.extend(top.findChildren(kind))
+    return found

@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDialog,
-    QDialogButtonBox,
     QDoubleSpinBox,
     QFormLayout,
     QLabel,
@@ -139,6 +138,8 @@ class ActionForm(QDialog):
         self._error.setAccessibleName(self.tr("Erreur"))
         self._error.hide()
         layout.addWidget(self._error)
+        from PySide6.QtWidgets import QDialogButtonBox  # with the first form (issue 15: not at start-up)
+
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.button(QDialogButtonBox.StandardButton.Ok).setText(self.tr("Appliquer"))
         buttons.button(QDialogButtonBox.StandardButton.Cancel).setText(self.tr("Annuler"))

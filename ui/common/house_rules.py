@@ -8,7 +8,6 @@ table they play by in their undoable state; this module says in French what a ch
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 from typing import Any
 
@@ -108,6 +107,8 @@ class HouseRulesBanner(QLabel):
         else:
             shown = ", ".join(f"{h.title} ({rules.system(h.system).label})" for h in houses)
             text = _tr("Règles maison : {0}").format(shown)
+        import html  # with the first house rules shown (issue 15: not at start-up)
+
         self.setText(text)
         # Qt reads a tooltip as rich text when it looks like markup: the file's words are escaped.
         self.setToolTip("<qt>" + html.escape(tooltip(houses)).replace("\n", "<br>") + "</qt>")

@@ -4,12 +4,9 @@ what happened, the dice in grey italics, the GM's lines in purple italics. One d
 
 from __future__ import annotations
 
-import html
-import unicodedata
-
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QRectF, QSize, Qt
 from PySide6.QtGui import QAbstractTextDocumentLayout, QFont, QPainter, QPalette, QPixmap, QTextDocument
-from PySide6.QtWidgets import QAbstractItemView, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
 import rules
 from ui.common.titles import CLOCK_SEPARATOR
@@ -28,6 +25,8 @@ def entry_html(text: str) -> str:
     """An entry as rich text: its title in bold (its date in grey), the dice in grey italics, the GM's
     lines (``rules.SECRET_MARK``, GM view only) in purple italics. Everything is escaped: a name or a
     note holding markup shows as text."""
+    import html  # with the first entry drawn (issue 15: a start with an empty journal draws none)
+
     lines = text.split("\n")
     title, sep, when = lines[0].rpartition(CLOCK_SEPARATOR)
     if not sep:
@@ -48,6 +47,8 @@ def entry_html(text: str) -> str:
 
 def folded(text: str) -> str:
     """For searching: no case, no accents (« epuise » finds « Épuisé »)."""
+    import unicodedata  # with the first search (issue 15: not at start-up)
+
     decomposed = unicodedata.normalize("NFD", text.casefold())
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
@@ -99,6 +100,8 @@ class JournalDelegate(QStyledItemDelegate):
     ) -> None:
         """The row from its picture when it was drawn before in the same state (issue 15: a new entry
         pushes every row on screen down, and each was drawn again through Python and the text layout)."""
+        from PySide6.QtWidgets import QStyle  # with the first entry drawn (issue 15: ~20 enum classes)
+
         view = option.widget
         viewport = view.viewport() if isinstance(view, QAbstractItemView) else None
         rect = option.rect
@@ -154,6 +157,8 @@ class JournalDelegate(QStyledItemDelegate):
         """The entry in ``option.rect``; ``shown`` (the viewport's rectangle, in the same coordinates):
         the text is laid out only where it meets ``shown`` (the lines wholly outside it are not drawn,
         the others are drawn whole: the same pixels where the viewport shows them)."""
+        from PySide6.QtWidgets import QStyle
+
         opt = QStyleOptionViewItem(option)
         self.initStyleOption(opt, index)
         doc = self._document(opt, index)

@@ -14,19 +14,24 @@ Both go through the application's one event filter (``app_events``).
 
 from __future__ import annotations
 
-import html
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QModelIndex, QObject, Qt
 from PySide6.QtGui import QHelpEvent
-from PySide6.QtWidgets import QAbstractItemView, QApplication, QLabel, QMessageBox, QTabBar, QToolTip, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QApplication, QLabel, QTabBar, QToolTip, QWidget
 
 from ui.common import app_events
+
+if TYPE_CHECKING:  # the message box's class comes with the first box (issue 15)
+    from PySide6.QtWidgets import QMessageBox
 
 _installed: PlainTextPolicy | None = None
 
 
 def literal(text: str) -> str:
     """Rich text that shows ``text`` exactly as it is (markup included, as characters), line breaks kept."""
+    import html  # with the first tooltip (issue 15: not at start-up)
+
     if not text:
         return ""
     return "<p style='white-space:pre-wrap'>" + html.escape(text) + "</p>"
@@ -78,10 +83,8 @@ def install(app: QApplication | None = None) -> PlainTextPolicy:
         _installed = PlainTextPolicy()
         events.on_polish((QLabel,), _installed.polish)
         events.on_tooltip(_installed.tooltip)
-        instance = QApplication.instance()
-        assert isinstance(instance, QApplication)
-        for widget in instance.allWidgets():
-            if isinstance(widget, QLabel) and not widget.property("richText"):
+        for widget in app_events.existing(QLabel):
+            if not widget.property("richText"):
                 widget.setTextFormat(Qt.TextFormat.PlainText)
     return _installed
 

@@ -8,18 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication, QStandardPaths, Qt
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
-    QDialogButtonBox,
-    QFileDialog,
     QGridLayout,
     QLabel,
-    QMessageBox,
     QVBoxLayout,
     QWidget,
 )
@@ -27,6 +24,9 @@ from PySide6.QtWidgets import (
 import rules
 from ui.common import guard
 from ui.common.forms import ActionForm
+
+if TYPE_CHECKING:  # the dialogs' own classes are imported where a dialog is made (issue 15)
+    from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 SHEET_FILTER = "Fiches de personnage (*.fiche.json *.json);;Tous les fichiers (*)"
 TABLE_FILTER = "Tables de meneur (*.table.json);;Tous les fichiers (*)"
@@ -41,6 +41,8 @@ def _tr(text: str) -> str:
 
 
 def _box(parent: QWidget | None, icon: QMessageBox.Icon, title: str, text: str) -> QMessageBox:
+    from PySide6.QtWidgets import QMessageBox  # with the first box (issue 15: not at start-up)
+
     box = QMessageBox(icon, title, text, QMessageBox.StandardButton.NoButton, parent)
     # A sheet's or a file's name is text, never markup (issue 16 item 13).
     box.setTextFormat(Qt.TextFormat.PlainText)
@@ -49,6 +51,8 @@ def _box(parent: QWidget | None, icon: QMessageBox.Icon, title: str, text: str) 
 
 def keep_or_replace(parent: QWidget | None, current: int, new: int, detail: str = "") -> bool | None:
     """Temporary points never stack: keep the current ones (False) or take the new ones (True)?"""
+    from PySide6.QtWidgets import QMessageBox  # with the first box (issue 15: not at start-up)
+
     text = _tr("Le personnage a déjà {0} points temporaires ; le nouvel effet en donne {1}.").format(current, new)
     if detail:
         text += "\n" + detail
@@ -90,6 +94,8 @@ def ask_action(
 
 
 def confirm(parent: QWidget | None, title: str, text: str, yes: str) -> bool:
+    from PySide6.QtWidgets import QMessageBox  # with the first box (issue 15: not at start-up)
+
     box = _box(parent, QMessageBox.Icon.Question, title, text)
     ok = box.addButton(yes, QMessageBox.ButtonRole.AcceptRole)
     box.addButton(_tr("Annuler"), QMessageBox.ButtonRole.RejectRole)
@@ -99,12 +105,16 @@ def confirm(parent: QWidget | None, title: str, text: str, yes: str) -> bool:
 
 
 def show_error(parent: QWidget | None, title: str, text: str) -> None:
+    from PySide6.QtWidgets import QMessageBox  # with the first box (issue 15: not at start-up)
+
     box = _box(parent, QMessageBox.Icon.Warning, title, text)
     box.addButton(_tr("Fermer"), QMessageBox.ButtonRole.AcceptRole)
     box.exec()
 
 
 def show_info(parent: QWidget | None, title: str, text: str) -> None:
+    from PySide6.QtWidgets import QMessageBox  # with the first box (issue 15: not at start-up)
+
     box = _box(parent, QMessageBox.Icon.Information, title, text)
     box.addButton(_tr("Fermer"), QMessageBox.ButtonRole.AcceptRole)
     box.exec()
@@ -112,6 +122,8 @@ def show_info(parent: QWidget | None, title: str, text: str) -> None:
 
 def save_changes(parent: QWidget | None, name: str) -> str | None:
     """Closing a modified sheet: "save", "discard", or None (stay)."""
+    from PySide6.QtWidgets import QMessageBox  # with the first box (issue 15: not at start-up)
+
     box = _box(
         parent,
         QMessageBox.Icon.Warning,
@@ -134,6 +146,8 @@ def save_changes(parent: QWidget | None, name: str) -> str | None:
 
 def changed_on_disk(parent: QWidget | None, path: Path) -> str | None:
     """The file changed since it was opened: "reload", "save_as", "overwrite", or None (« Annuler »)."""
+    from PySide6.QtWidgets import QMessageBox  # with the first box (issue 15: not at start-up)
+
     box = _box(
         parent,
         QMessageBox.Icon.Warning,
@@ -221,6 +235,8 @@ class RecoveryDialog(QDialog):
         note.setWordWrap(True)
         layout.addWidget(note)
         layout.addStretch(1)
+        from PySide6.QtWidgets import QDialogButtonBox  # with the first dialog (issue 15: not at start-up)
+
         buttons = QDialogButtonBox()
         self.recover_button = buttons.addButton(_tr("Récupérer la sélection"), QDialogButtonBox.ButtonRole.AcceptRole)
         self.later_button = buttons.addButton(_tr("Plus tard"), QDialogButtonBox.ButtonRole.RejectRole)
@@ -246,14 +262,26 @@ def ask_recovery(parent: QWidget | None, descriptions: list[str]) -> list[bool] 
     return None
 
 
-# Qt's own file dialog (translated by qtbase_fr), not the desktop's: it speaks French whatever the
-# desktop's language (issue 10 item 18: « Look in », « Files of type »).
-FILE_DIALOG_OPTIONS = QFileDialog.Option.DontUseNativeDialog
+def file_dialog_options() -> QFileDialog.Option:
+    """Qt's own file dialog (translated by qtbase_fr), not the desktop's: it speaks French whatever the
+    desktop's language (issue 10 item 18: « Look in », « Files of type »). Also ``FILE_DIALOG_OPTIONS``."""
+    from PySide6.QtWidgets import QFileDialog  # the file dialog's class comes with it (issue 15)
+
+    return QFileDialog.Option.DontUseNativeDialog
+
+
+def __getattr__(name: str) -> Any:
+    # ``FILE_DIALOG_OPTIONS``, made when first asked: the file dialog's class is not loaded at start-up.
+    if name == "FILE_DIALOG_OPTIONS":
+        return file_dialog_options()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def open_paths(parent: QWidget | None, folder: Path) -> list[Path]:
+    from PySide6.QtWidgets import QFileDialog  # with the first file dialog (issue 15)
+
     names, _ = QFileDialog.getOpenFileNames(
-        parent, _tr("Ouvrir des fiches ou des tables"), str(folder), _tr(OPEN_FILTER), "", FILE_DIALOG_OPTIONS
+        parent, _tr("Ouvrir des fiches ou des tables"), str(folder), _tr(OPEN_FILTER), "", file_dialog_options()
     )
     return [Path(n) for n in names]
 
@@ -270,13 +298,15 @@ def documents_folder() -> Path:
 
 def save_text_path(parent: QWidget | None, suggested: str) -> Path | None:
     """Where to write a text export (the journal); ``suggested`` is a file name, in the documents folder."""
+    from PySide6.QtWidgets import QFileDialog  # with the first file dialog (issue 15)
+
     name, _ = QFileDialog.getSaveFileName(
         parent,
         _tr("Exporter le journal"),
         str(documents_folder() / suggested),
         _tr(TEXT_FILTER),
         "",
-        FILE_DIALOG_OPTIONS,
+        file_dialog_options(),
     )
     if not name:
         return None
@@ -286,10 +316,12 @@ def save_text_path(parent: QWidget | None, suggested: str) -> Path | None:
 
 def save_path(parent: QWidget | None, suggested: Path) -> Path | None:
     """Where to save: a sheet (« .fiche.json ») or, when ``suggested`` names one, a GM table (« .table.json »)."""
+    from PySide6.QtWidgets import QFileDialog  # with the first file dialog (issue 15)
+
     table = suggested.name.endswith(".table.json")
     title = _tr("Enregistrer la table") if table else _tr("Enregistrer la fiche")
     name, _ = QFileDialog.getSaveFileName(
-        parent, title, str(suggested), _tr(TABLE_FILTER if table else SHEET_FILTER), "", FILE_DIALOG_OPTIONS
+        parent, title, str(suggested), _tr(TABLE_FILTER if table else SHEET_FILTER), "", file_dialog_options()
     )
     if not name:
         return None

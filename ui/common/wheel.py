@@ -43,12 +43,11 @@ def install(app: QApplication | None = None) -> WheelGuard:
         _installed = WheelGuard()
         events.on_polish(BOXES, _installed.polish)
         events.on_wheel(_installed.wheel)
-        instance = QApplication.instance()
-        assert isinstance(instance, QApplication)
         # Boxes already polished before the guard came.
-        for widget in instance.allWidgets():
-            if isinstance(widget, BOXES) and widget.focusPolicy() == Qt.FocusPolicy.WheelFocus:
-                widget.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        for kind in BOXES:
+            for widget in app_events.existing(kind):
+                if widget.focusPolicy() == Qt.FocusPolicy.WheelFocus:
+                    widget.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
     return _installed
 
 

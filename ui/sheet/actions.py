@@ -10,7 +10,6 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
-    QDialogButtonBox,
     QGridLayout,
     QGroupBox,
     QHBoxLayout,
@@ -426,6 +425,8 @@ class ShortRestDialog(QDialog):
         self.results.setAccessibleName(self.tr("Résultats du repos"))
         self.results.setMinimumSize(420, 140)
         layout.addWidget(self.results)
+        from PySide6.QtWidgets import QDialogButtonBox  # with the first dialog (issue 15: not at start-up)
+
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.button(QDialogButtonBox.StandardButton.Close).setText(self.tr("&Terminer"))
         guard.connect(buttons.rejected, self.reject)

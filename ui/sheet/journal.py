@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
-from PySide6.QtCore import QIODevice, QPoint, QSaveFile, Qt
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import (
     QKeySequence,
     QResizeEvent,
@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ui.common import guard, prompts
+from ui.common import guard, prompts, scroll_parts
 from ui.common.flow import FlowLayout
 from ui.common.journal import SHOWN_ENTRIES, JournalDelegate, folded
 from ui.common.models import JournalModel
@@ -45,6 +45,7 @@ class JournalView(QTreeView):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        scroll_parts.meet(self)  # its viewport and scroll bars' containers, without loading every class
         self.setHeaderHidden(True)
         self.setRootIsDecorated(False)
         self.setItemsExpandable(False)
@@ -219,6 +220,8 @@ class JournalPanel(QGroupBox):
             name, datetime.now().strftime("%d/%m/%Y %H:%M"), self.vm.clock_text()
         )
         body = self.text([self.vm.visible_entry(e) for e in self.vm.journal if self.vm.visible_entry(e)])
+        from PySide6.QtCore import QIODevice, QSaveFile  # with the first export (issue 15: not at start-up)
+
         out = QSaveFile(str(path))
         if not out.open(QIODevice.OpenModeFlag.WriteOnly):
             self.vm.refused.emit(self.tr("Export impossible : {0} ({1}).").format(path, out.errorString()))

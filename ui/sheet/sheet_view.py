@@ -16,7 +16,7 @@ from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QScrollArea, QSplitter, QVBoxLayout, QWidget
 
 import rules
-from ui.common import guard
+from ui.common import guard, scroll_parts
 from ui.common.house_rules import HouseRulesBanner
 from ui.common.messages import MessageBar
 from ui.sheet.actions import DyingPanel, OtherActionsPanel, RestsPanel
@@ -69,6 +69,7 @@ class Column(QScrollArea):
     ) -> None:
         """``stretch``: empty space after the panels (else the last panel takes it)."""
         super().__init__(parent)
+        scroll_parts.meet(self)  # its viewport and scroll bars' containers, without loading every class
         self._fitting = False
         inner = QWidget()
         # Opaque: a change inside the column repaints the column's panels, not the sheet, the tabs and the

@@ -24,11 +24,15 @@ from rules.systems.d20.sheet import RECOVERY_LABELS, SYSTEM_ID, D20Sheet
 from rules.systems.d20.table import D20Rules
 
 # The last sheet ``handlers._settle`` gave, its table, its state, its maximum, the table's figures, its
-# Constitution in play (before its floor at 0) and the PV at which it dies (issue 15): the next action starts
-# from it, so whether it lives, its state, its maximum and its death threshold are known without working them
-# out again. Sheets are immutable, so the identity of the object is enough; ``_settle`` records only a living
-# sheet. One tuple, replaced at once: another thread's settle cannot mix into a read.
-SETTLED: list[tuple[Any, Any, str, int, Any, int, int]] = [(None, None, "", 0, None, 0, 0)]
+# Constitution in play (before its floor at 0), the PV at which it dies, and True (issue 15): the next action
+# starts from it, so whether it lives, its state, its maximum and its death threshold are known without working
+# them out again. Sheets are immutable, so the identity of the object is enough; only a living sheet is recorded.
+# A sheet no settle gave (a new sheet, one read from a file, the GM table's creatures) is recorded the same way
+# by ``known`` the first time a handler asks whether it lives, with False last: the same facts, worked out once,
+# but not settled (``_settle`` still makes it coherent). One tuple, replaced at once: another thread's settle
+# cannot mix into a read.
+Record = tuple[Any, Any, str, int, Any, int, int, bool]
+SETTLED: list[Record] = [(None, None, "", 0, None, 0, 0, False)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -322,8 +326,42 @@ def _nonlethal_words(nl: int, total: int, pv: str) -> str:
 def is_dead(sheet: D20Sheet, rs: D20Rules) -> bool:
     last = SETTLED[0]
     if last[0] is sheet and last[1] is rs:
-        return False  # ``_settle`` gave it alive
+        return False  # ``_settle`` gave it alive, or ``known`` found it alive
     return bool(death_reason(sheet, rs))
+
+
+def known(sheet: D20Sheet, rs: D20Rules) -> Record | None:
+    """What is known of ``sheet`` under ``rs`` (``SETTLED``'s record), or None when it is dead.
+
+    The last settle's record when it gave ``sheet``; else worked out once from the sheet — its figures,
+    maximum, Constitution in play, death, death threshold and state, what ``death_reason``, ``maximum``,
+    ``death_pv`` and ``state_id`` find — and kept as the record (not settled): a sheet no action settled yet
+    (the first hit of a fight, each creature of the GM table) is then read once instead of four times."""
+    last = SETTLED[0]
+    if last[0] is sheet and last[1] is rs:
+        return last
+    d = sheet.__dict__
+    if d["dead"]:
+        return None
+    f = figures(rs)
+    con, bonus, damage, drain = (
+        d["constitution"],
+        d["constitution_bonus"],
+        d["constitution_damage"],
+        d["constitution_drain"],
+    )
+    played = con + bonus - damage - drain
+    current = d["current"]
+    if death_cause(played, current, f):
+        return None
+    if bonus or damage or drain:
+        top = maximum_of(d["base_maximum"], d["level"], con, played, f)
+    else:
+        top = d["base_maximum"]
+    total = current + d["temporary"] if f.count_temporary else current
+    state = living_state(total, d["nonlethal"], d["recovery"], d["conditions"], f.zero)
+    record = SETTLED[0] = (sheet, rs, state, top, f, played, death_pv(played, f), False)
+    return record
 
 
 def _part_label(part: str, rs: D20Rules) -> str:

@@ -50,7 +50,7 @@ from rules.systems.d20.derive import (
     effective_conditions,
     figures,
     is_dead,
-    living_state,
+    known,
     maximum,
     maximum_of,
     pv_total,
@@ -84,7 +84,7 @@ def _alive(sheet: D20Sheet, rs: D20Rules, what: str) -> None:
     last = SETTLED[0]
     if last[0] is sheet and last[1] is rs:
         return  # ``is_dead`` without the call: the last settle gave ``sheet`` alive
-    if is_dead(sheet, rs):
+    if known(sheet, rs) is None:  # ``is_dead``, and what it finds kept for the settle to come (issue 15)
         raise Refused(f"{_name(sheet)} a perdu la vie : {what} impossible.")
 
 
@@ -154,25 +154,28 @@ def _settle(before: D20Sheet, sheet: D20Sheet, rs: D20Rules, ctx: Context, pendi
     figures are read once, the state worked out once, the sheet copied at most once; when ``sheet`` is the one
     the last settle gave and the changes leave its Constitution, maximum and life as they were, what that
     settle found of them is taken as it is."""
-    # One read of one tuple (another thread's settle cannot mix into it): the last settle's sheet, table, state,
-    # maximum, figures, Constitution in play and death threshold.
-    last_sheet, last_rs, last_state, top, f, played, dies_at = SETTLED[0]
-    known = last_sheet is sheet and last_rs is rs
+    # One read of one tuple (another thread's settle cannot mix into it): the last record's sheet, table, state,
+    # maximum, figures, Constitution in play, death threshold, and whether a settle gave it (``known`` records
+    # the facts of a sheet no settle gave: the same facts, but that sheet may still need the settle's changes).
+    last_sheet, last_rs, last_state, top, f, played, dies_at, settled = SETTLED[0]
+    found = last_sheet is sheet and last_rs is rs
     d = sheet.__dict__
     if pending:
         v = {**d, **pending}
-        if known and pending.keys() <= _QUICK_FIELDS:
+        if found and _QUICK_FIELDS.issuperset(pending):  # ``pending.keys() <= _QUICK_FIELDS``, a third cheaper
             quick = True  # fields of the sheet's own: ``v`` has no other
         else:
             quick = False
             if len(v) != len(d):
                 raise AttributeError(f"D20Sheet has no field {sorted(pending.keys() - d.keys())}")
-    elif before is sheet and known:
+        # The changes are made in ``v``, the copy (one dict, no ``update``).
+        changes: Changes = v
+    elif before is sheet and found and settled:
         return before  # what a settle gave is settled: a second one would change and say nothing
     else:
         v = d
-        quick = known
-    changes: Changes = {}
+        quick = found
+        changes = {}
     current = v["current"]
     # When ``quick``, the last settle gave ``sheet`` alive with these figures, this maximum, this Constitution in
     # play and this death threshold, and the changes leave them as they were.
@@ -182,7 +185,7 @@ def _settle(before: D20Sheet, sheet: D20Sheet, rs: D20Rules, ctx: Context, pendi
         damage, drain = v["constitution_damage"], v["constitution_drain"]
         played = con + bonus - damage - drain
         if bonus or damage or drain:
-            if not (v is not d and known and _TOP_FIELDS.isdisjoint(pending)):  # type: ignore[arg-type]
+            if not (v is not d and found and _TOP_FIELDS.isdisjoint(pending)):  # type: ignore[arg-type]
                 # else the last settle gave ``sheet`` this maximum, and the changes leave it as it was
                 top = maximum_of(v["base_maximum"], v["level"], con, played, f)
         else:
@@ -197,7 +200,7 @@ def _settle(before: D20Sheet, sheet: D20Sheet, rs: D20Rules, ctx: Context, pendi
     if noted is not None and temporary == 0:
         changes["temporary_noted"] = noted = None
     if not quick and v["dead"]:
-        return _made(sheet, v, changes)
+        return _made(sheet, v, changes)  # ``changes`` is ``v`` when ``v`` is a copy
     recovery, recovery_at = v["recovery"], v["recovery_roll_at"]
     zero = f.zero
     if current >= zero and (recovery or recovery_at is not None):
@@ -217,10 +220,29 @@ def _settle(before: D20Sheet, sheet: D20Sheet, rs: D20Rules, ctx: Context, pendi
         dies_at = death_pv(played, f)
     total = current + temporary if f.count_temporary else current
     nonlethal = v["nonlethal"]
-    state1 = living_state(total, nonlethal, recovery, v["conditions"], zero)
+    # ``living_state(total, nonlethal, recovery, v["conditions"], zero)`` without the call (issue 15: once per
+    # action); the same tests in the same order.
+    conditions = v["conditions"]
+    if total < zero:
+        if recovery == "":
+            state1 = "mourant"
+        elif recovery == "assisted" or recovery == "alone":
+            state1 = "stabilise"
+        elif nonlethal > 0 or "inconscient" in conditions:
+            state1 = "inconscient"
+        else:
+            state1 = "hors_de_combat"
+    elif (nonlethal > 0 and nonlethal > total) or "inconscient" in conditions:
+        state1 = "inconscient"
+    elif total == zero:
+        state1 = "hors_de_combat"
+    elif (nonlethal > 0 and nonlethal == total) or "chancelant" in conditions:
+        state1 = "chancelant"
+    else:
+        state1 = "en_forme"
     if last_sheet is before and last_rs is rs:
         state0 = last_state  # ``before`` is the sheet the last settle gave: its state is known
-    elif before is sheet and v is d and not changes:
+    elif before is sheet and not changes:  # ``changes`` is ``v`` (every field: never empty) when ``v`` is a copy
         state0 = state1
     else:
         state0 = state_id(before, rs)
@@ -248,23 +270,21 @@ def _settle(before: D20Sheet, sheet: D20Sheet, rs: D20Rules, ctx: Context, pendi
         changes["nonlethal_heal_at"] = None
     if temporary > 0 and noted is None:
         changes["temporary_noted"] = current
-    if v is not d:  # ``_made`` without the call
-        if changes:
-            v.update(changes)
+    if v is not d:  # ``_made`` without the call: the changes are in ``v``
         sheet = with_values(sheet, v)
     elif changes:
         sheet = evolve(sheet, **changes)
     if state1 != state0:
         _tell_state(sheet, rs, f, ctx, state0, state1)
-    SETTLED[0] = (sheet, rs, state1, top, f, played, dies_at)
+    SETTLED[0] = (sheet, rs, state1, top, f, played, dies_at, True)
     return sheet
 
 
 def _made(sheet: D20Sheet, values: dict[str, Any], changes: Changes) -> D20Sheet:
-    """The sheet ``_settle`` gives: ``values`` (``sheet``'s own, or a copy with the handler's changes) with
-    ``changes``, in one copy, or ``sheet`` itself when nothing changed."""
+    """The sheet ``_settle`` gives: ``values`` (``sheet``'s own, or a copy with the handler's changes and
+    ``changes`` already made in it: then ``changes`` is ``values``), in one copy, or ``sheet`` itself when nothing
+    changed."""
     if values is not sheet.__dict__:
-        values.update(changes)
         return with_values(sheet, values)
     return evolve(sheet, **changes) if changes else sheet
 
@@ -387,18 +407,34 @@ def _settled_inside(
     return run
 
 
-# ``fmt_int`` of the PV a fight sees, written once: a number's text costs more than a dict lookup (issue 15).
-_PV_TEXT: dict[int, str] = {value: fmt_int(value) for value in range(-1000, 1001)}
+class _PVTexts(dict[int, str]):
+    """``fmt_int`` of the PV a fight sees, written once: a number's text costs more than a dict lookup (issue
+    15); a number outside the table is written each time, by ``fmt_int`` (one lookup, no ``in`` test)."""
+
+    def __missing__(self, value: int) -> str:
+        return fmt_int(value)
+
+
+class _NumberTexts(dict[int, str]):
+    """``str`` of the amounts a fight sees (what ``f"{amount}"`` writes), written once (issue 15)."""
+
+    def __missing__(self, value: int) -> str:
+        return str(value)
+
+
+_PV_TEXT = _PVTexts({value: fmt_int(value) for value in range(-1000, 1001)})
+_NUMBER_TEXT = _NumberTexts({value: str(value) for value in range(0, 1001)})
 
 
 def _lose(sheet: D20Sheet, amount: int, rs: D20Rules, ctx: Context, what: str) -> tuple[D20Sheet, int]:
     """``amount`` PV lost, temporary PV first; returns the sheet and what the real PV lost."""
-    changes, real = _lost(sheet, amount, ctx, what)
+    changes: Changes = {}
+    real = _lost(sheet, amount, ctx, what, changes)
     return evolve(sheet, **changes), real
 
 
-def _lost(sheet: D20Sheet, amount: int, ctx: Context, what: str) -> tuple[Changes, int]:
-    """``_lose``'s changes, not yet made."""
+def _lost(sheet: D20Sheet, amount: int, ctx: Context, what: str, changes: Changes) -> int:
+    """``_lose``'s changes, made in ``changes`` (not yet to the sheet); returns what the real PV lost."""
     d = sheet.__dict__  # the fields as a dict: cheaper to read than a pydantic model's attributes (issue 15)
     temporary, current = d["temporary"], d["current"]
     absorbed = temporary if temporary < amount else amount  # ``min`` and ``_points`` written out (issue 15)
@@ -409,14 +445,15 @@ def _lost(sheet: D20Sheet, amount: int, ctx: Context, what: str) -> tuple[Change
     elif new_current > MAX_POINTS:
         new_current = MAX_POINTS
     t = _PV_TEXT
-    # One f-string, no concatenation (issue 15).
+    # One f-string, no concatenation, the numbers' texts from the tables (issue 15).
     ctx.say(
-        f"{what} : {d['name'] or 'Le personnage'} perd {amount} PV"
+        f"{what} : {d['name'] or 'Le personnage'} perd {_NUMBER_TEXT[amount]} PV"
         f"{f' ({absorbed} absorbés par les PV temporaires)' if absorbed else ''}"
-        f" : {t[current] if current in t else fmt_int(current)} → "
-        f"{t[new_current] if new_current in t else fmt_int(new_current)} PV."
+        f" : {t[current]} → {t[new_current]} PV."
     )
-    return {"temporary": temporary - absorbed, "current": new_current}, real
+    changes["temporary"] = temporary - absorbed
+    changes["current"] = new_current
+    return real
 
 
 def _con_changed(old: D20Sheet, new: D20Sheet, rs: D20Rules, ctx: Context) -> D20Sheet:
@@ -484,13 +521,13 @@ def _healed(
         gained = 0
     new_current = current + gained
     t = _PV_TEXT
-    line = (
-        f"{what} : {t[current] if current in t else fmt_int(current)} → "
-        f"{t[new_current] if new_current in t else fmt_int(new_current)} PV"
-    )
     if amount > gained:
-        line += f" (maximum {top} ; jamais plus que les PV perdus : {amount - gained} sans effet)"
-    ctx.say(line + ".")
+        ctx.say(
+            f"{what} : {t[current]} → {t[new_current]} PV (maximum {top} ; jamais plus que les PV perdus : "
+            f"{amount - gained} sans effet)."
+        )
+    else:
+        ctx.say(f"{what} : {t[current]} → {t[new_current]} PV.")  # one f-string, no concatenation (issue 15)
     changes: dict[str, Any] = {"current": new_current}
     noted = d["temporary_noted"]
     if d["temporary"] and noted is not None and new_current > noted:
@@ -576,13 +613,15 @@ def damage(sheet: D20Sheet, action: Damage, ctx: Context) -> D20Sheet:
         _check_part(part, rs)
     before = sheet
     last = SETTLED[0]
-    if last[0] is sheet and last[1] is rs:
-        f = last[4]  # the last settle gave ``sheet``, alive, with the table's figures
-    elif is_dead(sheet, rs):
-        ctx.say(f"{_name(sheet)} a déjà perdu la vie : dégâts sans effet.")
-        return _settle(sheet, sheet, rs, ctx)
-    else:
-        f = figures(rs)
+    if not (last[0] is sheet and last[1] is rs):
+        # A sheet no settle gave (the first hit of a fight, a creature of the GM table): what is known of it is
+        # worked out once, and kept for ``_settle`` (issue 15).
+        found = known(sheet, rs)
+        if found is None:
+            ctx.say(f"{_name(sheet)} a déjà perdu la vie : dégâts sans effet.")
+            return _settle(sheet, sheet, rs, ctx)
+        last = found
+    f = last[4]  # ``sheet`` lives; the table's figures
     dealt, dead = 0, False
     # Each hit falls on the sheet the last one left; the changes of a hit alone are left to ``_settle`` (then
     # ``sheet`` is still the one given: every other path makes the changes as it goes).
@@ -603,7 +642,7 @@ def damage(sheet: D20Sheet, action: Damage, ctx: Context) -> D20Sheet:
         if nonlethal:
             changes, real = _take_nonlethal(sheet, amount, f, ctx)
         else:  # ``_take_lethal`` without the call (issue 15)
-            changes, real = _lost(sheet, amount, ctx, "Dégâts")
+            real = _lost(sheet, amount, ctx, "Dégâts", changes)
             if real > 0 and f.damage_breaks_stability and sheet.__dict__["recovery"]:
                 _stability_broken(changes, ctx)
         dealt += real
@@ -658,12 +697,14 @@ def _massive_damage(sheet: D20Sheet, amount: int, rs: D20Rules, ctx: Context) ->
 @_settles_itself
 def heal(sheet: D20Sheet, action: Heal, ctx: Context) -> D20Sheet:
     rs: D20Rules = ctx.ruleset
-    _alive(sheet, rs, "regagner des points de vie (seule une résurrection ramène à la vie)")
+    last = SETTLED[0]
+    if not (last[0] is sheet and last[1] is rs):  # else the last settle gave ``sheet`` alive: no call (issue 15)
+        _alive(sheet, rs, "regagner des points de vie (seule une résurrection ramène à la vie)")
     a = action.__dict__  # the fields as a dict: cheaper to read than a pydantic model's attributes (issue 15)
     roll = ctx.amount(a["amount"], "Soins")
     if roll.total < 0:
         raise Refused(f"Des soins négatifs ({roll.total}) n'ont pas de sens : utilisez Dégâts.")
-    shown = roll.detail if not roll.given else str(roll.total)
+    shown = roll.detail if not roll.given else _NUMBER_TEXT[roll.total]
     magical = a["magical"]
     what = f"{'Soins magiques' if magical else 'Soins'} {shown}"
     return _settle(sheet, sheet, rs, ctx, _healed(sheet, roll.total, rs, ctx, what=what, magical=magical)[0])
@@ -672,7 +713,9 @@ def heal(sheet: D20Sheet, action: Heal, ctx: Context) -> D20Sheet:
 @_settles_itself
 def gain_temporary(sheet: D20Sheet, action: GainTemporary, ctx: Context) -> D20Sheet:
     rs: D20Rules = ctx.ruleset
-    _alive(sheet, rs, "recevoir des points de vie temporaires")
+    last = SETTLED[0]
+    if not (last[0] is sheet and last[1] is rs):  # else the last settle gave ``sheet`` alive: no call (issue 15)
+        _alive(sheet, rs, "recevoir des points de vie temporaires")
     a, d = action.__dict__, sheet.__dict__  # dicts: cheaper to read than a pydantic model's attributes (issue 15)
     amount = ctx.amount(a["amount"], "PV temporaires").total
     if amount < 0:
@@ -686,9 +729,9 @@ def gain_temporary(sheet: D20Sheet, action: GainTemporary, ctx: Context) -> D20S
     # « notez le nombre de points de vie actuels du personnage, avant de prendre en compte l'effet magique »
     noted = d["temporary_noted"] if old and d["temporary_noted"] is not None else d["current"]
     if old:
-        ctx.say(f"PV temporaires : {old} remplacés par {amount} ; PV notés : {fmt_int(noted)}.")
+        ctx.say(f"PV temporaires : {old} remplacés par {amount} ; PV notés : {_PV_TEXT[noted]}.")
     else:
-        ctx.say(f"PV temporaires : {amount} ; PV notés avant l'effet : {fmt_int(noted)}.")
+        ctx.say(f"PV temporaires : {_NUMBER_TEXT[amount]} ; PV notés avant l'effet : {_PV_TEXT[noted]}.")
     return _settle(sheet, sheet, rs, ctx, {"temporary": amount, "temporary_noted": noted if amount else None})
 
 
@@ -708,13 +751,14 @@ def lose_temporary(sheet: D20Sheet, action: LoseTemporary, ctx: Context) -> D20S
     # « le total de points de vie de l'aventurier retombe à la valeur notée, à moins qu'il se trouve déjà
     #   en dessous (auquel cas il reste stable) »
     new_current = current if current < noted else noted
+    t = _PV_TEXT
     if current >= noted:
-        how = f"retombe à la valeur notée ({fmt_int(noted)})"
+        how = f"retombe à la valeur notée ({t[noted]})"
     else:
-        how = f"déjà sous la valeur notée {fmt_int(noted)} : reste à {fmt_int(new_current)}"
+        how = f"déjà sous la valeur notée {t[noted]} : reste à {t[new_current]}"
     ctx.say(
-        f"Les {temporary} PV temporaires disparaissent (jamais récupérables) : total {fmt_int(before_total)} → "
-        f"{fmt_int(new_current)} PV, {how}."
+        f"Les {temporary} PV temporaires disparaissent (jamais récupérables) : total {t[before_total]} → "
+        f"{t[new_current]} PV, {how}."
     )
     return _settle(sheet, sheet, rs, ctx, {"temporary": 0, "temporary_noted": None, "current": new_current})
 
@@ -739,7 +783,10 @@ def set_condition(sheet: D20Sheet, action: SetCondition, ctx: Context) -> D20She
             return _settle(sheet, sheet, rs, ctx)
         _alive(sheet, rs, "changer d'état")
         ctx.say(f"État {label} ajouté.")
-        return _settle(sheet, sheet, rs, ctx, {"conditions": tuple(sorted({*conditions, cid}))})
+        # ``tuple(sorted({*conditions, cid}))``, without a set and a sort for a sheet with no state (issue 15)
+        return _settle(
+            sheet, sheet, rs, ctx, {"conditions": tuple(sorted({*conditions, cid})) if conditions else (cid,)}
+        )
     if cid not in conditions:
         why = effective_conditions(sheet, rs).get(cid)
         if why:
@@ -747,7 +794,9 @@ def set_condition(sheet: D20Sheet, action: SetCondition, ctx: Context) -> D20She
         ctx.say(f"{label} : n'était pas en place.")
         return _settle(sheet, sheet, rs, ctx)
     ctx.say(f"État {label} retiré.")
-    return _settle(sheet, sheet, rs, ctx, {"conditions": tuple(c for c in conditions if c != cid)})
+    # ``cid`` is in ``conditions``: when it is the only one, none is left (no generator, issue 15)
+    left = tuple(c for c in conditions if c != cid) if len(conditions) > 1 else ()
+    return _settle(sheet, sheet, rs, ctx, {"conditions": left})
 
 
 @_settled

@@ -140,6 +140,8 @@ def _pass_time(sheet: D20Sheet, seconds: int, rs: D20Rules, ctx: Context) -> D20
             timers.append((sheet.recovery_roll_at, 1))
         if sheet.nonlethal_heal_at is not None:
             timers.append((sheet.nonlethal_heal_at, 2))
+        if not timers:
+            break  # nothing timed: no list to filter (issue 15: most rounds of a fight)
         due = [t for t in timers if t[0] < end or (t[0] == end and t[1] != 0)]
         if not due:
             break

@@ -19,6 +19,25 @@ from rules.systems.segments.sheet import (
 from rules.systems.segments.table import SYSTEM_ID, LightLevel, Memo, SegmentsRules
 
 
+class _Texts(dict[int, str]):
+    """``fmt_int`` of the numbers the journal writes, kept: ``TEXT[-3]`` is « −3 ».
+
+    Issue 15: a number in an f-string is converted each time (~400 machine instructions); a kept text is a
+    lookup. Keyed by whole numbers only (``True`` would read as « 1 »); at most ``LIMIT`` kept.
+    """
+
+    LIMIT = 4096
+
+    def __missing__(self, value: int) -> str:
+        text = fmt_int(value)
+        if len(self) < self.LIMIT:
+            self[value] = text
+        return text
+
+
+TEXT = _Texts()
+
+
 def _name(sheet: SegmentsSheet) -> str:
     return sheet.name or "Le personnage"
 

@@ -36,6 +36,7 @@ from rules.systems.segments.actions import (
 )
 from rules.systems.segments.derive import (
     OUT_OF_ACTION,
+    TEXT,
     _name,
     _terms,
     _turn_index,
@@ -140,32 +141,50 @@ def _settled(
     old_fields: dict[str, Any], new: SegmentsSheet, fields: dict[str, Any], rs: SegmentsRules, memo: Memo, ctx: Context
 ) -> SegmentsSheet:
     """``_settle`` for a handler that has the old sheet's fields, the new sheet's (its ``__dict__``) and the memo
-    (issue 15: a pydantic attribute is a slow lookup)."""
-    if fields["current"] >= 0 and (fields["stabilised"] or fields["self_stabilise_turn"] is not None):
+    (issue 15: a pydantic attribute is a slow lookup; the states of a character standing before and after, the
+    case of most actions, are worked out here, as ``state_id`` does, without calling it)."""
+    cur = fields["current"]
+    if cur >= 0 and (fields["stabilised"] or fields["self_stabilise_turn"] is not None):
         new = evolve(new, stabilised=False, self_stabilise_turn=None)
         fields = new.__dict__
-    if fields["nonlethal"] == 0 and fields["nonlethal_for"]:
+    nonlethal = fields["nonlethal"]
+    if nonlethal == 0 and fields["nonlethal_for"]:
         new = evolve(new, nonlethal_for=0)
         fields = new.__dict__
-    if not fields["dead"] and fields["current"] <= -fields["constitution"]:
-        why = f"{fmt_int(fields['current'])} PV : l'opposé de sa Constitution ({fields['constitution']}) est atteint"
-        new = _die(new, rs, ctx, why, shows_points=True)
-        fields = new.__dict__
-    before = state_id(old_fields, memo)
-    after = state_id(fields, memo)
-    if before != after and after != "mort":
-        why = health_state(new, rs)[1]
-        line = f"{_name(new)} : {rs.health_states[before].label} → {rs.health_states[after].label}"
-        # While Engourdi the player must not read their total: only falling out of action, or coming back, is told.
-        told = after in OUT_OF_ACTION or before in OUT_OF_ACTION
-        _tell(ctx, points_hidden(new, rs), f"{line} ({why}).", f"{line}." if told else None)
-        if after in _STATE_EVENTS:
-            ctx.event(_STATE_EVENTS[after])
-        if after == "mourant":
-            ctx.say(
-                f"Hors combat : perte de {rs.dying.loss_per_segment} PV par segment ; Vigueur difficulté "
-                f"{rs.dying.self_stabilise_dd} une fois par tour, ou stabilisation par un allié, sans jet."
-            )
+    # Dead, or dying now: the state is « mort », of which the journal says nothing more.
+    if fields["dead"]:
+        return new
+    if cur <= -fields["constitution"]:
+        why = f"{fmt_int(cur)} PV : l'opposé de sa Constitution ({fields['constitution']}) est atteint"
+        return _die(new, rs, ctx, why, shows_points=True)
+    # ``state_id`` of a living character.
+    if cur > 0 and nonlethal <= cur:
+        after = "blesse" if cur * memo.wounded_den <= fields["base_maximum"] * memo.wounded_num else "en_forme"
+    elif cur < 0:
+        after = "stabilise" if fields["stabilised"] else "mourant"
+    elif nonlethal > cur:
+        after = "inconscient"
+    else:
+        after = "chancelant"
+    old_cur = old_fields["current"]
+    if old_cur > 0 and old_fields["nonlethal"] <= old_cur and not old_fields["dead"]:
+        before = "blesse" if old_cur * memo.wounded_den <= old_fields["base_maximum"] * memo.wounded_num else "en_forme"
+    else:
+        before = state_id(old_fields, memo)
+    if before == after:
+        return new
+    why = health_state(new, rs)[1]
+    line = f"{_name(new)} : {rs.health_states[before].label} → {rs.health_states[after].label}"
+    # While Engourdi the player must not read their total: only falling out of action, or coming back, is told.
+    told = after in OUT_OF_ACTION or before in OUT_OF_ACTION
+    _tell(ctx, points_hidden(new, rs), f"{line} ({why}).", f"{line}." if told else None)
+    if after in _STATE_EVENTS:
+        ctx.event(_STATE_EVENTS[after])
+    if after == "mourant":
+        ctx.say(
+            f"Hors combat : perte de {rs.dying.loss_per_segment} PV par segment ; Vigueur difficulté "
+            f"{rs.dying.self_stabilise_dd} une fois par tour, ou stabilisation par un allié, sans jet."
+        )
     return new
 
 
@@ -188,46 +207,61 @@ def _hit(
     """One hit of ``raw`` damage of types ``tags`` (a blow, a fall, flames, cold…; world harm ignores armour
     class, not reductions): halving, reductions, resistance, temporary points, then PV. ``memo``: the table's,
     when the caller has it."""
-    # The sheet's fields are read from its ``__dict__``, and the new sheet built from a copy of it (issue 15: a
-    # pydantic attribute is a slow lookup).
+    # Issue 15: the sheet's fields are read from its ``__dict__``, and the new sheet built from a copy of it; the
+    # plan's figures unpacked at once (a NamedTuple's attribute is a slow lookup), no call where a test does.
     fields = sheet.__dict__
-    old_cur, old_nl, con = fields["current"], fields["nonlethal"], fields["constitution"]
+    old_cur, con = fields["current"], fields["constitution"]
     if fields["dead"] or old_cur <= -con:
         ctx.say(f"{_name(sheet)} n'est plus en vie : {raw} dégâts sans effet.")
         return sheet
     if memo is None:
         memo = rs.memo
+    # ``plan_of``: its memo read here, by the same key.
+    plan = memo.plans.get(
+        (
+            fields["armour"],
+            fields["shield"],
+            fields["natural_armour"],
+            fields["damage_reductions"],
+            fields["energy_resistances"],
+            tags,
+        )
+    )
+    reduction, reduction_text, notes, resistance, energy = plan or plan_of(fields, sheet, rs, memo, tags)
     amount = raw
-    kind = " non létaux" if nonlethal else ""
     # The line's steps, each after a space; when there is any, the line ends with « = » what is left.
     steps = ""
     if halved:
         amount //= 2
         steps = " ÷ 2 (sauvegarde réussie)"
-    plan = plan_of(fields, sheet, rs, memo, tags)
-    if plan.reduction and amount:
-        cut = min(amount, plan.reduction)
+    if reduction and amount:
+        cut = reduction if reduction < amount else amount
         amount -= cut
-        steps += f" − {cut} (réduction {plan.reduction_text})"
-    steps += plan.notes
-    if plan.resistance and amount:
-        cut = min(amount, plan.resistance)
+        steps += f" − {TEXT[cut]} (réduction {reduction_text})"
+    if notes:
+        steps += notes
+    if resistance and amount:
+        cut = resistance if resistance < amount else amount
         amount -= cut
-        steps += f" − {cut} (résistance {plan.energy} {plan.resistance})"
+        steps += f" − {cut} (résistance {energy} {resistance})"
     temporary = fields["temporary"]
-    absorbed = min(temporary, amount)
+    absorbed = temporary if temporary < amount else amount
     rest = amount - absorbed
     if absorbed:
         steps += f" − {absorbed} (points de vie temporaires)"
-    line = f"{what} : {raw} dégâts{kind}{steps} = {rest}" if steps else f"{what} : {raw} dégâts{kind}"
+    old_nl = fields["nonlethal"]
     if nonlethal:
+        kind = " non létaux"
         # 7.1 « S'ils dépassent les points de vie actuels, le personnage tombe inconscient et l'excédent
         #   devient létal » : what this hit adds beyond the current PV is lethal (S3).
         excess = min(rest, max(0, old_nl + rest - max(old_cur, 0)))
         new_nl, new_cur = old_nl + rest - excess, old_cur - excess
     else:
+        kind = ""
         excess = 0
         new_nl, new_cur = old_nl, old_cur - rest
+    # Numbers written through ``TEXT`` (kept texts: issue 15).
+    line = f"{what} : {TEXT[raw]} dégâts{kind}{steps} = {TEXT[rest]}" if steps else f"{what} : {TEXT[raw]} dégâts{kind}"
     floor = ""
     if new_cur < -MAX_POINTS:
         # A sheet holds PV down to −MAX_POINTS (the character died long before).
@@ -236,12 +270,18 @@ def _hit(
         line += f" → non létaux {old_nl} → {new_nl}"
         if excess:
             line += f", l'excédent de {excess} devient létal : PV {fmt_int(old_cur)} → {fmt_int(new_cur)}{floor}"
+        line += "."
     else:
-        line += f" → PV {fmt_int(old_cur)} → {fmt_int(new_cur)}{floor}"
-    if hidden_under(fields["conditions"], sheet, rs, memo):
-        _tell(ctx, True, line + ".", f"{what} : {raw} dégâts{kind} encaissés ({hidden_note(sheet, rs)}).")
+        line += f" → PV {TEXT[old_cur]} → {TEXT[new_cur]}{floor}."
+    conditions = fields["conditions"]
+    if (
+        memo.hide_roots.isdisjoint(conditions)
+        if memo.hides_only_when_set
+        else not hidden_under(conditions, sheet, rs, memo)
+    ):
+        ctx.say(line)
     else:
-        ctx.say(line + ".")
+        _tell(ctx, True, line, f"{what} : {raw} dégâts{kind} encaissés ({hidden_note(sheet, rs)}).")
     values = fields.copy()
     values["temporary"] = temporary - absorbed
     values["current"] = new_cur
@@ -329,7 +369,8 @@ def damage(sheet: SegmentsSheet, action: Damage, ctx: Context) -> SegmentsSheet:
     memo = rs.memo
     # The action's fields are read from its ``__dict__`` (issue 15: a pydantic attribute is a slow lookup).
     asked = action.__dict__
-    tags, unknown = memo.damage_type(asked["damage_type"])
+    typed = asked["damage_type"]
+    tags, unknown = memo.typed.get(typed) or memo.damage_type(typed)
     if unknown:
         # An unknown or misspelt type would silently be a plain blow (« fue » meets the armour): refused.
         names = ", ".join(f"« {t} »" for t in unknown)
@@ -353,15 +394,16 @@ def damage(sheet: SegmentsSheet, action: Damage, ctx: Context) -> SegmentsSheet:
     hits = asked["hits"]
     given = asked["amount"]
     nonlethal, halves = asked["nonlethal"], asked["save_halves"]
-    for number in range(1, hits + 1):
-        what = f"Coup {number}/{hits}" if hits > 1 else "Coup"
+    for number in _ONE_HIT if hits == 1 else range(1, hits + 1):
+        what = "Coup" if hits == 1 else f"Coup {number}/{hits}"
         if type(given) is int:  # a number given as such: what ``ctx.amount`` would say of it
             total = given
         else:
+            # A ``Roll``: (expression, total, detail, given), read by index (a NamedTuple's name is a slow lookup).
             amount = ctx.amount(given, "Dégâts")
-            total = amount.total
-            if not amount.given:
-                what += f" ({amount.detail})"
+            total = amount[1]
+            if not amount[3]:
+                what += f" ({amount[2]})"
         if total < 0:
             raise Refused(f"Des dégâts négatifs ({total}) n'ont pas de sens : utilisez Soins.")
         sheet = _hit(sheet, total, what, tags, rs, ctx, nonlethal, halves, memo)
@@ -370,23 +412,44 @@ def damage(sheet: SegmentsSheet, action: Damage, ctx: Context) -> SegmentsSheet:
     return sheet
 
 
+# The hits of one blow (issue 15: a tuple is iterated at less cost than a ``range``).
+_ONE_HIT = (1,)
+
+
 def _restore(sheet: SegmentsSheet, amount: int, rs: SegmentsRules, ctx: Context, what: str) -> SegmentsSheet:
-    # Read from the sheet's ``__dict__``, the new sheet built from a copy of it (issue 15, as ``_hit``).
-    fields = sheet.__dict__
-    memo = rs.memo
+    return _restored(sheet, sheet.__dict__, amount, rs, rs.memo, ctx, what)
+
+
+def _restored(
+    sheet: SegmentsSheet, fields: dict[str, Any], amount: int, rs: SegmentsRules, memo: Memo, ctx: Context, what: str
+) -> SegmentsSheet:
+    """``_restore`` for a handler that has read the sheet's fields (its ``__dict__``) and the memo. ``amount`` is
+    never negative. The new sheet is built from a copy of the fields (issue 15, as ``_hit``)."""
     top, cur, nonlethal = fields["base_maximum"], fields["current"], fields["nonlethal"]
-    gained = max(0, min(amount, top - cur))
+    # ``max(0, min(amount, top - cur))``, without the calls (issue 15).
+    gained = top - cur
+    if gained > amount:
+        gained = amount
+    elif gained < 0:
+        gained = 0
     new_cur = cur + gained
-    new_nl = max(0, nonlethal - amount) if memo.heal_removes_nonlethal else nonlethal
-    line = f"{what} : PV {fmt_int(cur)} → {fmt_int(new_cur)}"
+    line = f"{what} : PV {TEXT[cur]} → {TEXT[new_cur]}"
     if gained < amount:
         line += f" (maximum {top} atteint)"
-    if new_nl != nonlethal:
+    # ``max(0, nonlethal - amount)``: a heal takes nonlethal damage off too (unless the table says not).
+    new_nl = nonlethal
+    if nonlethal and amount and memo.heal_removes_nonlethal:
+        new_nl = nonlethal - amount if nonlethal > amount else 0
         line += f" ; non létaux {nonlethal} → {new_nl}"
-    if hidden_under(fields["conditions"], sheet, rs, memo):
-        _tell(ctx, True, line + ".", f"{what} : {hidden_note(sheet, rs)}.")
-    else:
+    conditions = fields["conditions"]
+    if (
+        memo.hide_roots.isdisjoint(conditions)
+        if memo.hides_only_when_set
+        else not hidden_under(conditions, sheet, rs, memo)
+    ):
         ctx.say(line + ".")
+    else:
+        _tell(ctx, True, line + ".", f"{what} : {hidden_note(sheet, rs)}.")
     values = fields.copy()
     values["current"] = new_cur
     values["nonlethal"] = new_nl
@@ -394,47 +457,74 @@ def _restore(sheet: SegmentsSheet, amount: int, rs: SegmentsRules, ctx: Context,
 
 
 def heal(sheet: SegmentsSheet, action: Heal, ctx: Context) -> SegmentsSheet:
-    _alive(sheet, "regagner des points de vie")
-    given = action.amount
+    fields = sheet.__dict__
+    if fields["dead"] or fields["current"] <= -fields["constitution"]:  # ``_alive``, without its call
+        _alive(sheet, "regagner des points de vie")
+    given = action.__dict__["amount"]
     if type(given) is int:  # a number given as such: what ``ctx.amount`` would say of it
-        total, what = given, f"Soins {given}"
+        total, what = given, f"Soins {TEXT[given]}"
     else:
+        # A ``Roll``: (expression, total, detail, given), read by index (a NamedTuple's name is a slow lookup).
         amount = ctx.amount(given, "Soins")
-        total = amount.total
-        what = f"Soins {amount.detail}" if not amount.given else f"Soins {total}"
+        total = amount[1]
+        what = f"Soins {amount[2]}" if not amount[3] else f"Soins {total}"
     if total < 0:
         raise Refused(f"Des soins négatifs ({total}) n'ont pas de sens : utilisez Dégâts.")
-    return _restore(sheet, total, ctx.ruleset, ctx, what)
+    rs: SegmentsRules = ctx.ruleset
+    return _restored(sheet, fields, total, rs, rs.memo, ctx, what)
 
 
 def gain_temporary(sheet: SegmentsSheet, action: GainTemporary, ctx: Context) -> SegmentsSheet:
     rs: SegmentsRules = ctx.ruleset
-    _alive(sheet, "recevoir des points temporaires")
-    amount = ctx.amount(action.amount, "Points de vie temporaires").total
+    # Read from the sheet's and the action's ``__dict__``, the new sheet built from a copy (issue 15, as ``_hit``).
+    fields = sheet.__dict__
+    if fields["dead"] or fields["current"] <= -fields["constitution"]:  # ``_alive``, without its call
+        _alive(sheet, "recevoir des points temporaires")
+    asked = action.__dict__
+    amount = ctx.amount(asked["amount"], "Points de vie temporaires")[1]  # a ``Roll``'s total
     if amount < 0:
         raise Refused("Des points temporaires négatifs n'ont pas de sens.")
-    old = sheet.temporary
-    hidden = points_hidden(sheet, rs)
+    old = fields["temporary"]
+    memo = rs.memo
+    conditions = fields["conditions"]
+    shown = (
+        memo.hide_roots.isdisjoint(conditions)
+        if memo.hides_only_when_set
+        else not hidden_under(conditions, sheet, rs, memo)
+    )
     # House rule for every system (GLOSSARY): temporary points never stack (S11).
-    if old and not action.replace:
+    if old and not asked["replace"]:
         line = f"Points de vie temporaires : {old} conservés, les {amount} nouveaux ne se cumulent pas."
-        _tell(ctx, hidden, line, lambda: f"Points de vie temporaires : les anciens restent ({hidden_note(sheet, rs)}).")
+        if shown:
+            ctx.say(line)
+        else:
+            _tell(ctx, True, line, f"Points de vie temporaires : les anciens restent ({hidden_note(sheet, rs)}).")
         return sheet
     line = (
         f"Points de vie temporaires : {old} remplacés par {amount}."
         if old
         else f"Points de vie temporaires : {amount}."
     )
-    _tell(ctx, hidden, line, lambda: f"Points de vie temporaires reçus ({hidden_note(sheet, rs)}).")
-    return evolve(sheet, temporary=amount)
+    if shown:
+        ctx.say(line)
+    else:
+        _tell(ctx, True, line, f"Points de vie temporaires reçus ({hidden_note(sheet, rs)}).")
+    values = fields.copy()
+    values["temporary"] = amount
+    return with_values(sheet, values)
 
 
 def lose_temporary(sheet: SegmentsSheet, action: LoseTemporary, ctx: Context) -> SegmentsSheet:
-    rs: SegmentsRules = ctx.ruleset
-    if sheet.temporary:
-        line = f"Les {sheet.temporary} points de vie temporaires prennent fin."
+    fields = sheet.__dict__
+    temporary = fields["temporary"]
+    if temporary:
+        rs: SegmentsRules = ctx.ruleset
+        line = f"Les {temporary} points de vie temporaires prennent fin."
         _tell(ctx, points_hidden(sheet, rs), line, "Les points de vie temporaires prennent fin.")
-    return evolve(sheet, temporary=0)
+    # A new sheet even when there were none (as ``evolve`` gives), built from a copy of the fields (issue 15).
+    values = fields.copy()
+    values["temporary"] = 0
+    return with_values(sheet, values)
 
 
 def _known_states(rs: SegmentsRules) -> str:
@@ -475,15 +565,16 @@ def set_condition(sheet: SegmentsSheet, action: SetCondition, ctx: Context) -> S
         if cid in conditions:
             ctx.say(f"{label} : déjà en place.")
             return sheet
-        _alive(sheet, "changer d'état")
+        if fields["dead"] or fields["current"] <= -fields["constitution"]:  # ``_alive``, without its call
+            _alive(sheet, "changer d'état")
         values = fields.copy()
         values["conditions"] = tuple(sorted({*conditions, cid}))
-        line = f"État {label} ajouté"
         if cid in memo.surprises:
             segments = surprise_segments(sheet, rs)
             values["surprise_segments"] = segments
-            line += f" ({plural(segments, 'segment')} de surprise)"
-        ctx.say(line + ".")
+            ctx.say(f"État {label} ajouté ({plural(segments, 'segment')} de surprise).")
+        else:
+            ctx.say(f"État {label} ajouté.")
         return with_values(sheet, values)
     if cid not in conditions:
         implied = effective_conditions(sheet, rs).get(cid)
@@ -492,10 +583,16 @@ def set_condition(sheet: SegmentsSheet, action: SetCondition, ctx: Context) -> S
         ctx.say(f"{label} : n'était pas en place.")
         return sheet
     ctx.say(f"État {label} retiré.")
-    remaining = tuple([c for c in conditions if c != cid])
+    # Every ``cid`` taken out (a sheet holds each state once: the slices of the first one, then a check).
+    at = conditions.index(cid)
+    remaining = conditions[:at] + conditions[at + 1 :]
+    if cid in remaining:
+        remaining = tuple([c for c in conditions if c != cid])
     values = fields.copy()
     values["conditions"] = remaining
-    values.update(_surprise_changes(memo, remaining))
+    if memo.surprises.isdisjoint(remaining):  # ``_surprise_changes``, without its call
+        values["surprise_segments"] = 0
+        values["surprised_for"] = 0
     return with_values(sheet, values)
 
 

@@ -403,18 +403,19 @@ class Memo:
         self._values: dict[tuple[Any, ...], Any] = {}
         # A hit's plan by (armour, shield, natural armour, reductions, resistances, the hit's types): ``hit_plan``.
         self.plans: dict[tuple[Any, ...], Any] = {}
-        self._types: dict[str | None, tuple[frozenset[str], list[str]]] = {}
+        # A damage type as typed: its tags and the unknown ones (``damage_type``), read by ``damage`` directly.
+        self.typed: dict[str | None, tuple[frozenset[str], list[str]]] = {}
 
     def damage_type(self, text: str | None) -> tuple[frozenset[str], list[str]]:
         """A hit's types as typed (``"tranchant, argent"``), and those the table does not know, sorted."""
-        found: tuple[frozenset[str], list[str]] | None = self._types.get(text)
+        found: tuple[frozenset[str], list[str]] | None = self.typed.get(text)
         if found is None:
             from rules.systems.segments.derive import damage_tags
 
             tags = damage_tags(text)
-            if len(self._types) >= self.LIMIT:
-                self._types.clear()
-            found = self._types[text] = (tags, sorted(tags - self.types))
+            if len(self.typed) >= self.LIMIT:
+                self.typed.clear()
+            found = self.typed[text] = (tags, sorted(tags - self.types))
         return found
 
     @staticmethod

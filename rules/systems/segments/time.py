@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from rules.actions import AdvanceTime, EndRound, LongRest, StartTurn
 from rules.errors import Refused
-from rules.model import Context, evolve, fmt_int, plural
+from rules.model import Context, evolve, fmt_int, plural, with_values
 from rules.systems.segments.derive import (
     _name,
     _suffocation_limits,
@@ -227,29 +227,37 @@ def _estimated_steps(sheet: SegmentsSheet, seconds: int, rs: SegmentsRules) -> i
 
 def pass_time(sheet: SegmentsSheet, seconds: int, rs: SegmentsRules, ctx: Context) -> SegmentsSheet:
     """Move the clock ``seconds`` on: what completes in ``(now, end]`` and what opens in ``[now, end)``."""
-    if sheet.clock + seconds > MAX_CLOCK:
+    # Read from the sheet's ``__dict__`` (issue 15: a pydantic attribute is a slow lookup).
+    fields = sheet.__dict__
+    clock = fields["clock"]
+    if clock + seconds > MAX_CLOCK:
         raise Refused(
             f"Le temps d'une fiche ne va pas au-delà de {MAX_CLOCK_YEARS:,} ans de jeu.".replace(",", "\u202f")
         )
-    if _estimated_steps(sheet, seconds, rs) > STEP_CAP:
+    # The open-ended timed rules (``_estimated_steps`` is 0 without them).
+    world = fields["burning"] or fields["exposure"] or fields["privations"]
+    if world and _estimated_steps(sheet, seconds, rs) > STEP_CAP:
         raise Refused(
             "Trop d'étapes à simuler d'un coup (feu, exposition, privations) : faites passer le temps par "
             "périodes plus courtes."
         )
-    end = sheet.clock + seconds
+    end = clock + seconds
     # Nothing timed runs on a quiet sheet (the usual case): only its clock moves.
-    busy = (
-        sheet.burning
-        or sheet.exposure
-        or sheet.privations
-        or sheet.nonlethal
-        or sheet.suffocating_for is not None
-        or is_dying(sheet)
-        or _surprise_ids(sheet, rs)
-    )
+    if not (
+        world
+        or fields["nonlethal"]
+        or fields["suffocating_for"] is not None
+        or (fields["current"] < 0 and is_dying(sheet))
+        or not rs.memo.surprises.isdisjoint(fields["conditions"])  # ``_surprise_ids``
+    ):
+        if clock == end:
+            return sheet
+        values = fields.copy()
+        values["clock"] = end
+        return with_values(sheet, values)
     told: set[str] = set()
     steps = 0
-    while busy and sheet.clock < end and not is_dead(sheet):
+    while sheet.clock < end and not is_dead(sheet):
         sheet = _opening(sheet, rs, ctx)
         if is_dead(sheet):
             break
@@ -263,12 +271,15 @@ def pass_time(sheet: SegmentsSheet, seconds: int, rs: SegmentsRules, ctx: Contex
 
 def advance_time(sheet: SegmentsSheet, action: AdvanceTime, ctx: Context) -> SegmentsSheet:
     rs: SegmentsRules = ctx.ruleset
-    if action.unit not in rs.time_units:
-        units = ", ".join(rs.time_labels.get(u, u) for u in rs.time_units)
-        raise Refused(f"Unité de temps inconnue : « {action.unit} » (au choix : {units}).")
-    label = rs.time_labels.get(action.unit, action.unit)
-    ctx.say(f"Le temps passe : {plural(action.count, label)}.")
-    return pass_time(sheet, action.count * rs.time_units[action.unit], rs, ctx)
+    asked = action.__dict__  # read once (issue 15)
+    unit = asked["unit"]
+    units = rs.time_units
+    if unit not in units:
+        known = ", ".join(rs.time_labels.get(u, u) for u in units)
+        raise Refused(f"Unité de temps inconnue : « {unit} » (au choix : {known}).")
+    count = asked["count"]
+    ctx.say(f"Le temps passe : {plural(count, rs.time_labels.get(unit, unit))}.")
+    return pass_time(sheet, count * units[unit], rs, ctx)
 
 
 def start_turn(sheet: SegmentsSheet, action: StartTurn, ctx: Context) -> SegmentsSheet:

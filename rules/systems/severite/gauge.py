@@ -95,32 +95,48 @@ def new_wound(
     note: str,
 ) -> Wound:
     """``construct(Wound, id=…, grade=…, …)`` with these eleven fields (the rest at their defaults), built
-    directly: one per hit (issue 15). The fields in the model's order, as validation stores them."""
+    directly: one per hit (issue 15). The fields in the model's order, as validation stores them: a copy of
+    ``_NEW_WOUND`` (a dict copy, not fifteen insertions), the eleven values set in place; the fields set is one
+    set shared by every new wound, as ``evolve`` shares a model's with its copies (nothing mutates it)."""
+    values = _NEW_WOUND.copy()
+    values["id"] = wound_id
+    values["grade"] = grade
+    values["notches"] = notches
+    values["severity"] = severity
+    values["body_part"] = body_part
+    values["damage_type"] = damage_type
+    values["psychological"] = psychological
+    values["handicap"] = handicap
+    values["handicap_penalty"] = handicap_penalty
+    values["crippled"] = crippled
+    values["note"] = note
     wound = _new(Wound)
-    _set_dict(
-        wound,
-        {
-            "id": wound_id,
-            "grade": grade,
-            "notches": notches,
-            "severity": severity,
-            "body_part": body_part,
-            "damage_type": damage_type,
-            "psychological": psychological,
-            "treatment": None,
-            "diagnosis": "",
-            "handicap": handicap,
-            "handicap_penalty": handicap_penalty,
-            "crippled": crippled,
-            "ignored": False,
-            "survived": False,
-            "note": note,
-        },
-    )
-    _set_fields_set(wound, set(_NEW_WOUND_FIELDS))
+    _set_dict(wound, values)
+    _set_fields_set(wound, _NEW_WOUND_SET)
     _set_extra(wound, None)
     _set_private(wound, None)
     return wound
+
+
+# Every field of ``Wound`` in its order with its default (the eleven given are overwritten), and the fields set.
+_NEW_WOUND: dict[str, object] = {
+    "id": 0,
+    "grade": "",
+    "notches": 0,
+    "severity": None,
+    "body_part": None,
+    "damage_type": None,
+    "psychological": False,
+    "treatment": None,
+    "diagnosis": "",
+    "handicap": "",
+    "handicap_penalty": 0,
+    "crippled": False,
+    "ignored": False,
+    "survived": False,
+    "note": "",
+}
+_NEW_WOUND_SET = set(_NEW_WOUND_FIELDS)
 
 
 class Grid:
@@ -143,6 +159,7 @@ class Grid:
         "power_at",
         "psychological",
         "skipped",
+        "skipping",
         "texts",
         "tiers",
         "vital",
@@ -178,6 +195,9 @@ class Grid:
         # The Puissance grade of each attack margin from 0 to the highest threshold (``power_grade``).
         top = max([0, *(pg.min_margin for pg in rs.power.grades.values())])
         self.power_at = tuple(_walk_power(n, rs) for n in range(top + 1))
+        # The states of a sheet's ``conditions`` that spare it the Défi, as the journal lists them (None: none), by
+        # the sheet's conditions (``handlers._tenacity``).
+        self.skipping: dict[tuple[str, ...], str | None] = {}
         # ``_test_needed``'s answers, by (gauge before, gauge after, grade id).
         self.needed: dict[tuple[int, int, str], tuple[int, str] | None] = {}
 

@@ -54,7 +54,7 @@ from rules.systems.severite.gauge import (
 from rules.systems.severite.sheet import MAX_NOTCHES, MAX_SEVERITY, MAX_WOUND_ID, MAX_WOUNDS, SeveriteSheet, Wound
 from rules.systems.severite.table import SeveriteRules, WoundGrade
 
-# ``_add_wound``'s memo of ``_test_needed``: a key not asked yet.
+# ``_add_wound``'s memo of ``_test_needed`` and ``_tenacity``'s of the states sparing the Défi: a key not asked yet.
 _NOT_ASKED: Any = object()
 
 
@@ -102,9 +102,17 @@ def _tenacity(
     g = grid(rs)  # once per Défi (issue 15)
     conditions = sheet.conditions
     if conditions and not g.skipped.isdisjoint(conditions):
-        blocking = [c for c in rs.tenacity.skipped_when if c in conditions]
-        if blocking:
-            labels = ", ".join(condition_label(c, rs) for c in blocking)
+        # The labels of the states that spare the Défi, kept per tuple of conditions (issue 15: a character out
+        # of the fight takes every later hit this way).
+        memo = g.skipping
+        labels = memo.get(conditions, _NOT_ASKED)
+        if labels is _NOT_ASKED:
+            blocking = [c for c in rs.tenacity.skipped_when if c in conditions]
+            labels = ", ".join(condition_label(c, rs) for c in blocking) if blocking else None
+            if len(memo) >= 4096:
+                memo.clear()
+            memo[conditions] = labels
+        if labels is not None:
             ctx.say(f"Pas de Défi de Ténacité pour {_name(sheet)}, déjà dans l'état : {labels}.")
             return sheet if wounds is None else evolve(sheet, wounds=wounds)
     total, parts = _tenacity_roll(sheet, rs, ctx, psychological, wounds)
