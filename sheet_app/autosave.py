@@ -83,7 +83,8 @@ def default_folder() -> Path:
 
 
 class _AutosaveFile(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # Built when an autosave is first read (never, at most starts: the store is empty).
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     format: Annotated[int, Strict(), Field(ge=AUTOSAVE_FORMAT, le=AUTOSAVE_FORMAT)]
     kind: Literal["autosave"]

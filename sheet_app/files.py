@@ -173,6 +173,23 @@ class Document:
 # Envelope models (format 1). The sheet itself is validated by the rules facade.
 # --------------------------------------------------------------------------------------------------
 
+
+def _no_items() -> list[Any]:
+    """An empty list: the envelope models' default. (A named function, not ``list``: pydantic asks the
+    signature of each default factory when it builds a model, and ``inspect`` parses the text signature
+    of a builtin for it: ~0.3 ms each at start-up against a few µs.)"""
+    return []
+
+
+def _no_entries() -> dict[str, Any]:
+    """An empty dict (as ``_no_items``)."""
+    return {}
+
+
+# The envelope models are built when first used (``defer_build``): the fast reader checks a well-formed
+# file's envelope without them (``_plain_envelope``), so a start that opens a sheet builds none.
+_ENVELOPE_CONFIG = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+
 JournalLine = Annotated[str, Field(max_length=MAX_JOURNAL_LINE)]
 Journal = Annotated[list[JournalLine], Field(max_length=MAX_JOURNAL_LINES)]
 Version = Annotated[str, Field(max_length=40)]
@@ -182,14 +199,14 @@ class HouseEntry(BaseModel):
     """Les règles maison d'un système, embarquées dans le document (la table entière, validée comme un
     fichier de règles maison)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = _ENVELOPE_CONFIG
 
     title: str = Field("", max_length=200, description="Le nom de ces règles maison.")
     table: dict[str, Any] = Field(description="La table de règles du système, modifiée par le meneur.")
 
 
 class _Envelope(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = _ENVELOPE_CONFIG
 
     # Strict: ``1.0`` or ``true`` are not a format number.
     format: Annotated[int, Strict(), Field(ge=FORMAT_VERSION, le=FORMAT_VERSION)] = Field(
@@ -198,7 +215,7 @@ class _Envelope(BaseModel):
     app: Version = Field("", description="Version de sheet_app qui a écrit le fichier (information).")
     needs: Version = Field("", description="Plus ancienne version de sheet_app qui sait lire ce format.")
     house: dict[Annotated[str, Field(max_length=40)], HouseEntry] = Field(
-        default_factory=dict,
+        default_factory=_no_entries,
         max_length=10,
         description="Règles maison du document, par système : leur titre et leur table (voir docs/house-rules.md).",
     )
@@ -210,13 +227,13 @@ class SheetFile(_Envelope):
     kind: Literal["sheet"] = Field(description="« sheet » : une fiche.")
     system: str = Field(max_length=40, description="Identifiant du système de règles (douaratil, d20…).")
     sheet: dict[str, Any] = Field(description="La fiche, telle que le cœur des règles la décrit.")
-    journal: Journal = Field(default_factory=list, description="Le journal de la fiche, une ligne par entrée.")
+    journal: Journal = Field(default_factory=_no_items, description="Le journal de la fiche, une ligne par entrée.")
 
 
 class TableRow(BaseModel):
     """Ce que la table note d'une fiche en plus de la fiche elle-même."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = _ENVELOPE_CONFIG
 
     # Strict (as every number of a file): ``true`` or ``3.0`` are no initiative.
     initiative: Annotated[int, Strict()] | None = Field(
@@ -231,16 +248,16 @@ class TableFile(_Envelope):
     kind: Literal["table"] = Field(description="« table » : une table de meneur.")
     title: str = Field("", max_length=MAX_TITLE, description="Titre de la table (la séance, la rencontre…).")
     systems: list[Annotated[str, Field(max_length=40)]] = Field(
-        default_factory=list, max_length=100, description="Systèmes de règles des fiches (information)."
+        default_factory=_no_items, max_length=100, description="Systèmes de règles des fiches (information)."
     )
     sheets: list[dict[str, Any]] = Field(max_length=MAX_TABLE_SHEETS, description="Les fiches, dans l'ordre.")
     journals: list[Journal] = Field(
-        default_factory=list,
+        default_factory=_no_items,
         max_length=MAX_TABLE_SHEETS,
         description="Le journal de chaque fiche, dans le même ordre (peut être plus court : journaux vides).",
     )
     rows: list[TableRow] = Field(
-        default_factory=list,
+        default_factory=_no_items,
         max_length=MAX_TABLE_SHEETS,
         description="Initiative et note de chaque fiche, dans le même ordre (peut être plus court).",
     )
@@ -251,11 +268,11 @@ class TableFile(_Envelope):
         None, ge=0, lt=MAX_TABLE_SHEETS, description="N° (à partir de 0) de la fiche dont c'est le tour."
     )
     started: list[Annotated[int, Strict(), Field(ge=0, lt=MAX_TABLE_SHEETS)]] = Field(
-        default_factory=list,
+        default_factory=_no_items,
         max_length=MAX_TABLE_SHEETS,
         description="N° (à partir de 0) des fiches dont le tour a commencé dans ce round.",
     )
-    journal: Journal = Field(default_factory=list, description="Le journal de la table, une ligne par entrée.")
+    journal: Journal = Field(default_factory=_no_items, description="Le journal de la table, une ligne par entrée.")
 
 
 def _names_its_system(value: Any) -> Any:
@@ -571,7 +588,11 @@ def _marks(raw: bytes) -> int:
 
 def _shape(raw: bytes) -> int:
     """``_marks(raw)``; ``_Bad`` past ``MAX_JSON_MARKS`` (then nothing is built: no memory spent)."""
-    marks = _marks(raw)
+    return _bounded_marks(_marks(raw))
+
+
+def _bounded_marks(marks: int) -> int:
+    """``marks``; ``_Bad`` past ``MAX_JSON_MARKS``."""
     if marks > MAX_JSON_MARKS:
         raise _Bad(
             _Issue(
@@ -644,15 +665,42 @@ def _bounded_int(digits: str) -> int:
     return int(digits)
 
 
-# Every digit as « 0 », everything else as a blank: a run of too many digits is then one ``find``
-# (a regular expression would try each of millions of short numbers in turn: seconds).
-_DIGITS_ONLY = bytes(ord("0") if chr(b).isdigit() and b < 128 else ord(" ") for b in range(256))
+# For ``_tight``: every digit as « 0 »; commas, [ and { as commas; the quote, the colon, the backslash,
+# « u », « d » and « D » as they are; every other byte as « x » (blanks are deleted).
+_TIGHT = bytes(
+    ord("0")
+    if chr(b).isdigit() and b < 128
+    else ord(",")
+    if chr(b) in ",[{"
+    else b
+    if chr(b) in '":\\udD'
+    else ord("x")
+    for b in range(256)
+)
 _TOO_MANY_DIGITS = b"0" * (MAX_INT_DIGITS + 1)
 
 
-def _long_digits(raw: bytes) -> bool:
-    """Whether ``raw`` holds a run of more than ``MAX_INT_DIGITS`` digits (in a number or a text)."""
-    return raw.translate(_DIGITS_ONLY).find(_TOO_MANY_DIGITS) >= 0
+def _tight(raw: bytes) -> tuple[int, bool, int, bool]:
+    """What ``raw`` holds, counted on one copy of it without its blanks (one ``translate``, then a few
+    searches, at the speed of memory; a regular expression would try each of millions of short numbers
+    in turn: seconds):
+
+    - ``_marks(raw)``: its commas, [ and { (blanks are none of them);
+    - whether it may hold a run of more than ``MAX_INT_DIGITS`` digits, in a number or a text (digits
+      apart only by blanks count as one run: a rare text may then send the parse the careful way for
+      nothing; a real long number is never missed);
+    - how many field names it holds, as a count of ``":`` (a text starting with « : » counts too; an
+      escaped quote before a colon does not);
+    - whether it may hold half a UTF-16 pair: a « \\ud » or « \\uD » (the same three ASCII bytes in
+      UTF-8 as in the text; one apart by blanks counts too, sending the file the careful way for nothing).
+    """
+    tight = raw.translate(_TIGHT, b" \t\r\n")
+    return (
+        tight.count(b","),
+        tight.find(_TOO_MANY_DIGITS) >= 0,
+        tight.count(b'":') - tight.count(b'\\":'),
+        b"\\ud" in tight or b"\\uD" in tight,
+    )
 
 
 def _loads(text: str, long_digits: bool = True, **hooks: Any) -> Any:
@@ -690,20 +738,14 @@ def _loads(text: str, long_digits: bool = True, **hooks: Any) -> Any:
         raise _Bad(_Issue("nombre démesuré (des milliers de chiffres).", line)) from None
 
 
-def _name_marks(raw: bytes) -> int:
-    """How many field names ``raw`` holds, as a count of ``":`` once blanks are gone (a text starting
-    with « : » counts too; an escaped quote before a colon does not): at the speed of memory."""
-    tight = raw.translate(None, b" \t\r\n")
-    return tight.count(b'":') - tight.count(b'\\":')
-
-
-def _parse(raw: bytes, text: str) -> tuple[Any, bool]:
+def _parse(raw: bytes, text: str, tight: tuple[int, bool, int, bool] | None = None) -> tuple[Any, bool]:
     """The JSON data of ``text`` and whether an object of it names a field twice.
 
     Such an object is a ``_Repeated`` (JSON lets the last value win silently; a file edited by hand
     may hold two « level », and the reader must not pick one). The names the parser kept are counted
-    against the names of the text (``_name_marks``): only when they differ (a name given twice, or a
-    text starting with « : ») is the text parsed again, object by object, to find which.
+    against the names of the text (``_tight``): only when they differ (a name given twice, or a
+    text starting with « : ») is the text parsed again, object by object, to find which. ``tight``:
+    ``_tight(raw)`` if already known.
     """
     kept = 0
 
@@ -712,9 +754,9 @@ def _parse(raw: bytes, text: str) -> tuple[Any, bool]:
         kept += len(made)
         return made
 
-    long_digits = _long_digits(raw)
+    _, long_digits, names, _ = _tight(raw) if tight is None else tight
     data = _loads(text, long_digits, object_hook=count)
-    if kept == _name_marks(raw):
+    if kept == names:
         return data, False
     repeated = False
 
@@ -1209,25 +1251,32 @@ def _sheets(
     return sheets
 
 
-@dataclass
 class _Parsed:
-    """A file's bytes once counted, decoded and parsed (what both readers start from)."""
+    """A file's bytes once counted, decoded and parsed (what both readers start from). (A plain class:
+    a dataclass compiles its methods from source text when its module is imported, ~2 M instructions at start-up.)"""
 
-    marks: int  # commas, [ and { (``_marks``)
-    src: _Source
-    data: Any
-    repeated: bool  # an object of the file names a field twice
+    __slots__ = ("data", "marks", "repeated", "src", "surrogates")
+
+    def __init__(self, marks: int, src: _Source, data: Any, repeated: bool, surrogates: bool) -> None:
+        self.marks = marks  # commas, [ and { (``_marks``)
+        self.src = src
+        self.data = data
+        self.repeated = repeated  # an object of the file names a field twice
+        # Maybe half a UTF-16 pair (``_tight``): searched in the bytes, a tenth of the cost of searching
+        # the text (UCS-2 for its « » and narrow spaces).
+        self.surrogates = surrogates
 
 
 def _parsed(raw: bytes, name: str) -> _Parsed:
     """Bound (``MAX_JSON_MARKS``), decode (UTF-8) and parse (JSON) ``raw``; ``FileProblem`` if bad."""
     try:
-        marks = _shape(raw)
+        tight = _tight(raw)
+        marks = _bounded_marks(tight[0])
         text = _text_of(raw)
-        data, repeated = _parse(raw, text)
+        data, repeated = _parse(raw, text, tight)
     except _Bad as bad:
         raise _from_bad(name, bad) from None
-    return _Parsed(marks, _Source(text), data, repeated)
+    return _Parsed(marks, _Source(text), data, repeated, tight[3])
 
 
 def decode_document(raw: bytes, name: str = "fichier") -> Document:
@@ -1264,21 +1313,21 @@ def _fast(parsed: _Parsed) -> Document | None:
     """A well-formed current file, validated by pydantic in one pass per model; None for anything else
     (then the wording reader decides, and words the problems).
 
-    The envelope is validated with its sheets as plain objects; then the sheets of each system are
-    checked strictly against their model's type twin (``rules.strict_types``) and validated by their
-    model, each system's in one call. Files of more than
-    ``FAST_PATH_MAX_MARKS`` marks, with a field named twice or half a UTF-16 pair take the other way.
+    The envelope is checked by hand (``_plain_envelope``: only an envelope exactly as the format
+    writes it passes, else the wording reader decides); then the sheets of each system are checked
+    strictly against their model's type twin (``rules.strict_types``) and validated by their model,
+    each system's in one call. Files of more than ``FAST_PATH_MAX_MARKS`` marks, with a field named
+    twice or half a UTF-16 pair take the other way.
     """
     data = parsed.data
-    text = parsed.src.text
-    if parsed.repeated or parsed.marks > FAST_PATH_MAX_MARKS or "\\ud" in text or "\\uD" in text:
+    if parsed.repeated or parsed.marks > FAST_PATH_MAX_MARKS or parsed.surrogates:
         return None
-    if not isinstance(data, dict) or type(data.get("format")) is not int or data["format"] != FORMAT_VERSION:
+    if type(data) is not dict or type(data.get("format")) is not int or data["format"] != FORMAT_VERSION:
         return None
-    kind = data.get("kind")
-    sheets = [data.get("sheet")] if kind == "sheet" else data.get("sheets") if kind == "table" else None
-    if not isinstance(sheets, list):
+    env = _plain_envelope(data)
+    if env is None:
         return None
+    sheets = env.sheets
     # The sheets of each system, with their places: the sheets of a system are validated in one call
     # of their own model (what ``_typed``'s union of every system does, at four fifths of its cost).
     by_system: dict[str, tuple[list[int], list[Any]]] = {}
@@ -1293,15 +1342,15 @@ def _fast(parsed: _Parsed) -> Document | None:
         group[1].append(sheet)
     made: list[Any] = [None] * len(sheets)
     try:
-        # The envelope, its sheets left as they are (each one checked just below).
-        env: Any = _bare_envelope(kind).model_validate(data)
-        if env.house:  # house rules: the sheets are checked against them, the slow way
-            return None
-        for system_id, (places, group) in by_system.items():
+        for system_id, (places, given) in by_system.items():
             sheet_type = rules.system(system_id).sheet_type
+            if len(given) == 1:  # one sheet (a sheet's file): its model and its twin, no list of them
+                _twin_of(sheet_type).validate_python(given[0], strict=True)
+                made[places[0]] = sheet_type.model_validate(given[0])
+                continue
             # One strict pass per system over its sheets (not one call per sheet), then the model.
-            _twins_of(sheet_type).validate_python(group, strict=True)
-            for i, sheet in zip(places, _sheet_list(sheet_type).validate_python(group), strict=True):
+            _twins_of(sheet_type).validate_python(given, strict=True)
+            for i, sheet in zip(places, _sheet_list(sheet_type).validate_python(given), strict=True):
                 made[i] = sheet
     except ValidationError:
         return None
@@ -1310,7 +1359,7 @@ def _fast(parsed: _Parsed) -> Document | None:
             rules.check_sheet(sheet)
     except rules.SheetError:
         return None
-    if kind == "sheet":
+    if env.kind == "sheet":
         if env.system not in rules.SYSTEMS or made[0].system != env.system:
             return None
         return Document("sheet", made, [list(env.journal)])
@@ -1322,13 +1371,139 @@ def _fast(parsed: _Parsed) -> Document | None:
     return Document("table", made, journals, env.title, tracker=_tracker(env))
 
 
-@functools.cache
-def _bare_envelope(kind: str) -> type[_Envelope]:
-    """The envelope of ``kind`` with its sheets taken as they are, for the fast reader, which checks
-    them itself (validating a sheet as ``dict[str, Any]`` copies it: 4 ms for 1,000 sheets)."""
+class _Row:
+    """A table row as ``_plain_envelope`` reads it (what ``TableRow`` gives: its two fields)."""
+
+    __slots__ = ("initiative", "note")
+
+    def __init__(self, initiative: int | None, note: str) -> None:
+        self.initiative = initiative
+        self.note = note
+
+
+class _PlainEnvelope:
+    """An envelope as ``_plain_envelope`` found it: the fields of ``SheetFile`` or ``TableFile`` the
+    readers use, their defaults filled in, the sheets left as they are."""
+
+    __slots__ = (
+        "journal",
+        "journals",
+        "kind",
+        "round",
+        "rows",
+        "sheets",
+        "started",
+        "system",
+        "systems",
+        "title",
+        "turn",
+    )
+
+    def __init__(self, kind: str, data: dict[str, Any]) -> None:
+        self.kind = kind
+        self.journal: list[str] = data.get("journal", [])
+        if kind == "sheet":
+            self.system: str = data["system"]
+            self.sheets: list[Any] = [data["sheet"]]
+            return
+        self.sheets = data["sheets"]
+        self.title: str = data.get("title", "")
+        self.systems: list[str] = data.get("systems", [])
+        self.journals: list[list[str]] = data.get("journals", [])
+        self.rows = [_Row(row.get("initiative"), row.get("note", "")) for row in data.get("rows", ())]
+        self.round: int = data.get("round", 0)
+        self.turn: int | None = data.get("turn")
+        self.started: list[int] = data.get("started", [])
+
+
+# The fields of each envelope (known without building the models).
+_SHEET_KEYS = frozenset(SheetFile.model_fields)
+_TABLE_KEYS = frozenset(TableFile.model_fields)
+
+
+def _texts(value: Any, count: int, length: int) -> bool:
+    """``value`` is a list of at most ``count`` texts of at most ``length`` characters each."""
+    return (
+        type(value) is list
+        and len(value) <= count
+        and all(type(item) is str for item in value)
+        and max(map(len, value), default=0) <= length
+    )
+
+
+def _indices(value: Any) -> bool:
+    """``value`` is a list of row numbers as ``TableFile.started`` holds them (strict integers)."""
+    return (
+        type(value) is list
+        and len(value) <= MAX_TABLE_SHEETS
+        and all(type(item) is int and 0 <= item < MAX_TABLE_SHEETS for item in value)
+    )
+
+
+def _plain_row(row: Any) -> bool:
+    """``row`` is a table row as ``TableRow`` takes it."""
+    if type(row) is not dict or not row.keys() <= {"initiative", "note"}:
+        return False
+    initiative = row.get("initiative")
+    if initiative is not None and not (type(initiative) is int and -MAX_INITIATIVE <= initiative <= MAX_INITIATIVE):
+        return False
+    note = row.get("note", "")
+    return type(note) is str and len(note) <= MAX_NOTE
+
+
+def _plain_envelope(data: dict[str, Any]) -> _PlainEnvelope | None:
+    """The envelope of a current file when it is exactly what ``SheetFile`` or ``TableFile`` take, its
+    sheets left as they are (each one checked by the fast reader); None for anything else, even what
+    pydantic would take (a house rule, a value of another type that lax validation converts): then the
+    wording reader validates the envelope with its model. Every test here is one of the model's, or
+    stricter (exact types), so what passes here is what the model takes, with the same values.
+
+    Validating the envelope with a model costs a copy of every journal line list (2 ms for 1,000
+    sheets), and building those models ~10 ms at start-up: a start that opens a sheet builds none.
+    """
+    kind: str = data.get("kind")  # type: ignore[assignment]  # "sheet" or "table" below, else None
+    keys = _SHEET_KEYS if kind == "sheet" else _TABLE_KEYS if kind == "table" else None
+    if keys is None or not data.keys() <= keys:
+        return None
+    version = data.get("format")
+    if type(version) is not int or version != FORMAT_VERSION:
+        return None
+    for key in ("app", "needs"):
+        value = data.get(key, "")
+        if type(value) is not str or len(value) > 40:
+            return None
+    house = data.get("house", {})
+    if type(house) is not dict or house:
+        return None  # house rules: the sheets are checked against them, the slow way
+    if not _texts(data.get("journal", []), MAX_JOURNAL_LINES, MAX_JOURNAL_LINE):
+        return None
     if kind == "sheet":
-        return create_model("SheetFile", __base__=SheetFile, sheet=(Any, Field()))
-    return create_model("TableFile", __base__=TableFile, sheets=(list[Any], Field(max_length=MAX_TABLE_SHEETS)))
+        system = data.get("system")
+        if type(system) is not str or len(system) > 40 or "sheet" not in data:
+            return None
+        return _PlainEnvelope(kind, data)
+    sheets = data.get("sheets")
+    title = data.get("title", "")
+    if type(sheets) is not list or len(sheets) > MAX_TABLE_SHEETS or type(title) is not str or len(title) > MAX_TITLE:
+        return None
+    if not _texts(data.get("systems", []), 100, 40):
+        return None
+    journals = data.get("journals", [])
+    if type(journals) is not list or len(journals) > MAX_TABLE_SHEETS:
+        return None
+    if not all(_texts(journal, MAX_JOURNAL_LINES, MAX_JOURNAL_LINE) for journal in journals):
+        return None
+    rows = data.get("rows", [])
+    if type(rows) is not list or len(rows) > MAX_TABLE_SHEETS or not all(_plain_row(row) for row in rows):
+        return None
+    round_, turn = data.get("round", 0), data.get("turn")
+    if type(round_) is not int or not 0 <= round_ <= MAX_ROUND:
+        return None
+    if turn is not None and not (type(turn) is int and 0 <= turn < MAX_TABLE_SHEETS):
+        return None
+    if not _indices(data.get("started", [])):
+        return None
+    return _PlainEnvelope(kind, data)
 
 
 def _slow(parsed: _Parsed, name: str) -> Document:
@@ -1407,7 +1582,7 @@ def _document_from_data(data: Any, src: _Source, repeated: bool | None, count_va
     )
 
 
-def _tracker_issue(env: TableFile, count: int) -> tuple[Location, str] | None:
+def _tracker_issue(env: TableFile | _PlainEnvelope, count: int) -> tuple[Location, str] | None:
     """Where a table's rows, turn or started rows point past its sheets, and what to say."""
     if len(env.rows) > count:
         return ("rows",), f"« lignes » : {len(env.rows)} lignes pour {count} fiches (une ligne par fiche au plus)."
@@ -1419,7 +1594,7 @@ def _tracker_issue(env: TableFile, count: int) -> tuple[Location, str] | None:
     return None
 
 
-def _tracker(env: TableFile) -> TableTracker | None:
+def _tracker(env: TableFile | _PlainEnvelope) -> TableTracker | None:
     tracker = TableTracker(
         rows=[(r.initiative, r.note) for r in env.rows],
         round=env.round,
