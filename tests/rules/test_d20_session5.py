@@ -12,21 +12,10 @@ from typing import Any
 import rules
 from rules.systems.d20 import handlers
 from rules.systems.d20.derive import SETTLED, death_pv, figures, maximum, state_id
-
-RS = rules.system("d20").ruleset()
-FORGOTTEN = (None, None, "", 0, None, 0, 0, False)
-
-
-def _sheet(**fields: Any) -> Any:
-    return rules.new_sheet("d20", name="Brenna", **fields)
-
-
-def _apply(sheet: Any, action: Any, table: Any = None) -> Any:
-    return rules.apply(sheet, action, random.Random(1), table)
-
-
-def _house(section: str, **fields: Any) -> Any:
-    return RS.model_copy(update={section: getattr(RS, section).model_copy(update=fields)})
+from tests.rules.d20_helpers import FORGOTTEN, RS
+from tests.rules.d20_helpers import apply_d20 as _apply
+from tests.rules.d20_helpers import d20_sheet as _sheet
+from tests.rules.d20_helpers import house as _house
 
 
 def test_every_handler_ends_with_a_settle() -> None:

@@ -274,11 +274,7 @@ def _hit(
     else:
         line += f" → PV {TEXT[old_cur]} → {TEXT[new_cur]}{floor}."
     conditions = fields["conditions"]
-    if (
-        memo.hide_roots.isdisjoint(conditions)
-        if memo.hides_only_when_set
-        else not hidden_under(conditions, sheet, rs, memo)
-    ):
+    if not hidden_under(conditions, sheet, rs, memo):
         ctx.say(line)
     else:
         _tell(ctx, True, line, f"{what} : {raw} dégâts{kind} encaissés ({hidden_note(sheet, rs)}).")
@@ -442,11 +438,7 @@ def _restored(
         new_nl = nonlethal - amount if nonlethal > amount else 0
         line += f" ; non létaux {nonlethal} → {new_nl}"
     conditions = fields["conditions"]
-    if (
-        memo.hide_roots.isdisjoint(conditions)
-        if memo.hides_only_when_set
-        else not hidden_under(conditions, sheet, rs, memo)
-    ):
+    if not hidden_under(conditions, sheet, rs, memo):
         ctx.say(line + ".")
     else:
         _tell(ctx, True, line + ".", f"{what} : {hidden_note(sheet, rs)}.")
@@ -487,11 +479,7 @@ def gain_temporary(sheet: SegmentsSheet, action: GainTemporary, ctx: Context) ->
     old = fields["temporary"]
     memo = rs.memo
     conditions = fields["conditions"]
-    shown = (
-        memo.hide_roots.isdisjoint(conditions)
-        if memo.hides_only_when_set
-        else not hidden_under(conditions, sheet, rs, memo)
-    )
+    shown = not hidden_under(conditions, sheet, rs, memo)
     # House rule for every system (GLOSSARY): temporary points never stack (S11).
     if old and not asked["replace"]:
         line = f"Points de vie temporaires : {old} conservés, les {amount} nouveaux ne se cumulent pas."
