@@ -12,6 +12,7 @@ table's summaries) is imported when first asked for; the shipped tables are read
 """
 
 from __future__ import annotations
+import __future__
 
 import importlib.resources
 import json
@@ -187,3 +188,23 @@ def test_a_model_class_lacks_a_name_as_any_class_does() -> None:
     assert getattr(sheet_type, "nope", 5) == 5 and not hasattr(sheet_type, "nope")
     assert "current" in sheet_type.model_fields and sheet_type.__private_attributes__ == {}
     assert sheet_type.model_validate(rules.sheet_to_data(rules.demo_sheet("douaratil"))).system == "douaratil"
+
+
+# The modules that declare pydantic models (a system's rule table, sheet and actions; the shared actions): their
+# annotations are objects, not text. Under ``from __future__ import annotations`` pydantic compiles and
+# evaluates every field's annotation text when it makes each model class (~15 M instructions of a system's
+# first use, issue 15).
+DECLARATIONS = ["rules.actions"] + [
+    f"rules.systems.{system_id}.{part}" for system_id in OPENED for part in ("table", "sheet", "actions")
+]
+
+
+@pytest.mark.parametrize("name", DECLARATIONS)
+def test_model_declarations_keep_their_annotations_as_objects(name: str) -> None:
+    module = importlib.import_module(name)
+    assert getattr(module, "annotations", None) is not __future__.annotations
+    models = [m for m in vars(module).values() if isinstance(m, type) and issubclass(m, pydantic.BaseModel)]
+    models = [m for m in models if m.__module__ == name]
+    assert models
+    for model in models:
+        assert not any(isinstance(a, str) for a in model.__annotations__.values()), model
