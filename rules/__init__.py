@@ -14,7 +14,6 @@ An action the rules forbid raises ``Refused`` with a French reason, and nothing 
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import importlib
 import operator
@@ -272,7 +271,7 @@ def describe(system_id: str, rules_table: Any = None) -> SystemInfo:
     sys_ = system(system_id)
     assert sys_.info is not None, f"{system_id} has no info()"
     described = sys_.info(rules_table if rules_table is not None else sys_.ruleset())
-    return dataclasses.replace(described, actions=(Edit, *sys_.handlers))
+    return described.replace(actions=(Edit, *sys_.handlers))
 
 
 def ruleset(system_id: str) -> Any:
@@ -836,7 +835,12 @@ __all__ += ["Summary", "summarise", "table"]
 # --- house rules (issue 18): section owned by the house-rules work ---------------------------------
 # isort: split
 from rules import house  # noqa: E402  (apply and derive name the house values they use)
-from rules.house import Difference, HouseRules, HouseRulesError  # noqa: E402
+from rules.house import HouseRules, HouseRulesError  # noqa: E402
+
+# ``rules.Difference`` is ``rules.house``'s, whose module is imported when first asked for (issue 15).
+if TYPE_CHECKING:
+    from rules.house import Difference
+_LAZY_MODULE["Difference"] = "rules.house.differences"
 
 __all__ += ["Difference", "HouseRules", "HouseRulesError", "house"]
 
