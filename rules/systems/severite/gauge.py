@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, insort
 from collections.abc import Callable, Iterable
 from itertools import islice
 from operator import attrgetter, lt
@@ -21,16 +21,17 @@ _IGNORED = attrgetter("ignored")
 # number: ``notches * _RANK + id`` (ids are 1…MAX_WOUND_ID, so the notches decide first, then the id).
 _RANK = MAX_WOUND_ID + 1
 
-# What a tuple of wounds holds, by the tuple's identity: (the tuple, its notches, its highest id, the ids and
-# the ranks of its wounds in its order, how many of them are ignored (« Inébranlable »), whether the ids rise
-# strictly along the tuple). Sheets and their wounds are immutable and each action starts from the sheet the
-# last one gave, so the figures of 30+ wounds are read once per tuple instead of at every action (issue 15: a
-# pydantic attribute read is slow, and the gauge lowered sorted every wound by them); a handler that builds a
-# new tuple from a known one tells its figures (``_remember_figures``). The entry holds the tuple: its id
-# cannot be reused while it is here. Rising ids (what hits make: each new wound takes the highest number + 1,
-# at the end; a heal only takes wounds out) let the gauge lowered find a wound by bisection and the highest
-# number at the end (issue 15, session 6: ``list.index`` and ``max`` cost ~120-190 instructions a wound).
-Figures = tuple[tuple[Wound, ...], int, int, list[int], list[int], int, bool]
+# What a tuple of wounds holds, by the tuple's identity: (the tuple, its notches, its highest id, the ranks of its
+# wounds sorted up (a list never changed once kept), the ranks of wounds added since (hits: a few, in a tuple),
+# how many of them are ignored (« Inébranlable »), whether the ids rise strictly along the tuple). Sheets and
+# their wounds are immutable and each action starts from the sheet the last one gave, so the figures of 30+
+# wounds are read once per tuple instead of at every action (issue 15: a pydantic attribute read is slow, and the
+# gauge lowered sorted every wound by them); a handler that builds a new tuple from a known one tells its figures
+# (``_remember_figures``, ``_figures_with``). The entry holds the tuple: its id cannot be reused while it is here.
+# Rising ids (what hits make: each new wound takes the highest number + 1, at the end; a heal only takes wounds
+# out) let the gauge lowered find a wound by bisection. The ranks kept sorted (issue 15, session 7): the gauge
+# lowered takes the heaviest from the end, no sort and no per-wound list rebuilt at each heal or hit.
+Figures = tuple[tuple[Wound, ...], int, int, list[int], tuple[int, ...], int, bool]
 _WOUND_FIGURES: dict[int, Figures] = {}
 
 
@@ -40,10 +41,30 @@ def _figures(wounds: tuple[Wound, ...]) -> Figures:
         ids = list(map(_ID, wounds))
         notches = list(map(_NOTCHES, wounds))
         ranks = [n * _RANK + i for n, i in zip(notches, ids, strict=True)]
+        ranks.sort()
         rising = all(map(lt, ids, islice(ids, 1, None)))
-        found = (wounds, sum(notches), max(ids, default=0), ids, ranks, sum(map(_IGNORED, wounds)), rising)
+        found = (wounds, sum(notches), max(ids, default=0), ranks, (), sum(map(_IGNORED, wounds)), rising)
         _remember_figures(found)
     return found
+
+
+def _figures_with(found: Figures, wounds: tuple[Wound, ...], notches: int, wound_id: int) -> None:
+    """Remember the figures of ``wounds``: ``found``'s tuple and one new wound at its end, numbered ``wound_id``
+    (the highest number + 1) and holding ``notches`` (a hit: its rank noted, not sorted in until a heal needs
+    the order; past 16 of them, sorted in now)."""
+    added = (*found[4], notches * _RANK + wound_id)
+    if len(added) > 16:
+        _remember_figures((wounds, found[1] + notches, wound_id, _ranks_up(found[3], added), (), found[5], found[6]))
+    else:
+        _remember_figures((wounds, found[1] + notches, wound_id, found[3], added, found[5], found[6]))
+
+
+def _ranks_up(ranks: list[int], added: tuple[int, ...]) -> list[int]:
+    """A new list: ``ranks`` (sorted up) with ``added`` sorted in."""
+    ranks = ranks.copy()
+    for rank in added:
+        insort(ranks, rank)
+    return ranks
 
 
 def _remember_figures(found: Figures) -> None:
@@ -521,9 +542,87 @@ def _lower_gauge(
     otherwise it stays until treated (adrenaline lowers stress, it does not close a wound).
     """
     wounds = sheet.wounds
-    _, notches_before, last, ids, ranks, ignored, rising = _figures(wounds)
-    # The wounds' ranks, heaviest first, the latest first among equals (numbers: no attribute read). Sorted up
-    # then turned over: the same list as ``reverse=True`` (equal ranks are equal numbers), without the keyword.
+    found = _figures(wounds)
+    if not found[6]:  # ids not rising (a hand-ordered or unvalidated sheet): every wound's place looked for
+        return _lower_gauge_unordered(sheet, found, count, rs, ctx, prefer, only, heals)
+    _, notches_before, _, ranks, added, ignored, _ = found
+    # The ranks sorted up, a new list (the kept one is shared): the heaviest wounds at its end, the latest first
+    # among equals (a wound's rank: ``notches * _RANK + id``); each number once (rising), a wound found by
+    # bisection of the ids.
+    ranks = _ranks_up(ranks, added) if added else ranks.copy()
+    left = count
+    # What changes, by the wound's place in ``wounds``: (its id, its notches left; ``None``: it leaves the sheet).
+    changed: dict[int, tuple[int, int | None]] = {}
+    first = prefer if only is None else only
+    if first is not None:  # that wound first (``only``: a wound of the sheet, ``supernatural_healing`` found it)
+        spot = bisect_left(wounds, first, key=_ID)
+        if spot < len(wounds) and wounds[spot].id == first:
+            notches = wounds[spot].notches
+            if notches:
+                if left > 0:
+                    ranks.remove(notches * _RANK + first)
+                    take = notches if notches < left else left
+                    left -= take
+                    changed[spot] = (first, None if heals and take == notches else notches - take)
+            elif only is not None and heals:  # ``only`` held no notch: cared for, it heals
+                ranks.remove(first)
+                changed[spot] = (first, None)
+    if only is None:
+        end = len(ranks)
+        while left > 0 and end:
+            rank = ranks[end - 1]
+            notches = rank // _RANK
+            if not notches:  # the wounds left hold no notch
+                break
+            end -= 1
+            wound_id = rank - notches * _RANK
+            take = notches if notches < left else left
+            left -= take
+            changed[bisect_left(wounds, wound_id, key=_ID)] = (
+                wound_id,
+                None if heals and take == notches else notches - take,
+            )
+        del ranks[end:]
+    if not changed:
+        return sheet, 0
+    healed: list[Wound] = []  # the wounds that leave, in the sheet's order (the journal tells them so)
+    kept: tuple[Wound, ...] = ()
+    begin = 0
+    for spot in sorted(changed):
+        kept += wounds[begin:spot]
+        wound_id, still = changed[spot]
+        if still is None:
+            healed.append(wounds[spot])
+            ignored -= wounds[spot].ignored
+        else:
+            kept += (evolve(wounds[spot], notches=still),)
+            insort(ranks, still * _RANK + wound_id)
+        begin = spot + 1
+    kept += wounds[begin:]
+    # Rising ids (still rising: wounds only left) end with the highest.
+    _remember_figures((kept, notches_before - (count - left), kept[-1].id if kept else 0, ranks, (), ignored, True))
+    sheet = evolve(sheet, wounds=kept)
+    return _heal_away(sheet, healed, rs, ctx, removed=True), count - left
+
+
+def _lower_gauge_unordered(
+    sheet: SeveriteSheet,
+    found: Figures,
+    count: int,
+    rs: SeveriteRules,
+    ctx: Context,
+    prefer: int | None,
+    only: int | None,
+    heals: bool,
+) -> tuple[SeveriteSheet, int]:
+    """``_lower_gauge`` on wounds whose ids do not rise along the tuple (a hand-ordered sheet; two wounds of one
+    number in a sheet not validated): each wound's place looked for in lists of the ids and ranks."""
+    wounds = sheet.wounds
+    notches_before, ignored = found[1], found[5]
+    ids = list(map(_ID, wounds))
+    ranks = [n * _RANK + i for n, i in zip(map(_NOTCHES, wounds), ids, strict=True)]
+    # The wounds' ranks, heaviest first, the latest first among equals. Sorted up then turned over: the same
+    # list as ``reverse=True`` (equal ranks are equal numbers), without the keyword.
     if only is not None:  # a wound of the sheet (``supernatural_healing`` found it)
         order = [ranks[ids.index(only)]]
     else:
@@ -541,12 +640,9 @@ def _lower_gauge(
             break
         notches = rank // _RANK
         if notches:
-            if rising:  # each number once, rising: the wound's place by bisection of the ids
-                spot = bisect_left(ids, rank - notches * _RANK)
-            else:
-                spot = ranks.index(rank)
-                while spot in changed:  # two wounds of one number (a sheet not validated): the next one, in order
-                    spot = ranks.index(rank, spot + 1)
+            spot = ranks.index(rank)
+            while spot in changed:  # two wounds of one number (a sheet not validated): the next one, in order
+                spot = ranks.index(rank, spot + 1)
             take = notches if notches < left else left
             left -= take
             changed[spot] = None if heals and take == notches else notches - take
@@ -554,12 +650,10 @@ def _lower_gauge(
         changed[ranks.index(order[0])] = None
     if not changed:
         return sheet, 0
-    # The tuple, its ids and ranks rebuilt from slices (a heal lowers a wound or two of 30).
     healed: list[Wound] = []  # the wounds that leave, in the sheet's order (the journal tells them so)
     pieces: list[Wound] = []
     kept_ids: list[int] = []
     kept_ranks: list[int] = []
-    gone_last = False  # the highest number leaves: the next highest is looked for
     begin = 0
     for spot in sorted(changed):
         pieces += wounds[begin:spot]
@@ -568,7 +662,6 @@ def _lower_gauge(
         still = changed[spot]
         if still is None:
             healed.append(wounds[spot])
-            gone_last = gone_last or ids[spot] == last
             ignored -= wounds[spot].ignored
         else:
             pieces.append(evolve(wounds[spot], notches=still))
@@ -579,12 +672,8 @@ def _lower_gauge(
     kept_ids += ids[begin:]
     kept_ranks += ranks[begin:]
     kept = tuple(pieces)
-    # A wound that leaves had no notch left (lowered to 0, or ``only`` at 0): the gauge lost what was taken.
-    # Rising ids (still rising: wounds only left) end with the highest.
-    if gone_last:
-        highest = (kept_ids[-1] if kept_ids else 0) if rising else max(kept_ids, default=0)
-    else:
-        highest = last
-    _remember_figures((kept, notches_before - (count - left), highest, kept_ids, kept_ranks, ignored, rising))
+    kept_ranks.sort()
+    highest = max(kept_ids, default=0)
+    _remember_figures((kept, notches_before - (count - left), highest, kept_ranks, (), ignored, False))
     sheet = evolve(sheet, wounds=kept)
     return _heal_away(sheet, healed, rs, ctx, removed=True), count - left

@@ -21,7 +21,6 @@ from rules.systems.severite.actions import (
 )
 from rules.systems.severite.derive import handicap_penalty
 from rules.systems.severite.gauge import (
-    _RANK,
     Grid,
     _alive,
     _check_damage_type,
@@ -29,13 +28,13 @@ from rules.systems.severite.gauge import (
     _drop_conditions,
     _end_conflict,
     _figures,
+    _figures_with,
     _find_wound,
     _grade_label,
     _is_psychological,
     _lower_gauge,
     _name,
     _put_condition,
-    _remember_figures,
     _replace_wound,
     condition_label,
     grid,
@@ -215,7 +214,8 @@ def _add_wound(
     wounds = sheet.wounds
     if len(wounds) >= MAX_WOUNDS:
         raise Refused(f"La fiche compte déjà {MAX_WOUNDS} blessures : effacez celles qui n'ont plus lieu d'être.")
-    _, before, last, ids, ranks, ignored, rising = _figures(wounds)
+    found = _figures(wounds)
+    before, last = found[1], found[2]
     wound_id = last + 1
     if wound_id > MAX_WOUND_ID:
         raise Refused("Numéros de blessure épuisés : renumérotez les blessures de la fiche.")
@@ -235,9 +235,7 @@ def _add_wound(
     )
     after = before + notches
     wounds = (*wounds, wound)
-    _remember_figures(
-        (wounds, after, wound_id, [*ids, wound_id], [*ranks, notches * _RANK + wound_id], ignored, rising)
-    )
+    _figures_with(found, wounds, notches, wound_id)
     # ``sheet`` without the wound until the Défi de Ténacité, given ``wounds`` (a failed Défi: one copy).
     ctx.event("wound")
     after_text = grid_text(after, g)
