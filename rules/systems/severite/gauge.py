@@ -435,8 +435,9 @@ def _put_condition(
         if timers:
             left = max([rule.turns] + [t.turns for t in timers if t.condition == cid])
             timers = (*(t for t in timers if t.condition != cid), _turn_timer(cid, left))
-        else:
-            timers = (_turn_timer(cid, rule.turns),)
+        else:  # ``_turn_timer(cid, rule.turns)``, the timer looked up first (issue 15, session 7: a call less)
+            timer = _TURN_TIMERS.get((cid, rule.turns))
+            timers = (timer if timer is not None else _turn_timer(cid, rule.turns),)
     if wounds is not None:
         return evolve(sheet, wounds=wounds, conditions=conditions, turn_timers=timers)
     return evolve(sheet, conditions=conditions, turn_timers=timers)
@@ -456,6 +457,23 @@ def _turn_timer(cid: str, turns: int) -> TurnTimer:
             _TURN_TIMERS.clear()
         timer = _TURN_TIMERS[key] = construct(TurnTimer, condition=cid, turns=turns)
     return timer
+
+
+def _drop_condition(sheet: SeveriteSheet, cid: str) -> SeveriteSheet:
+    """``_drop_conditions(sheet, {cid})`` for one state held once (``set_condition``; issue 15, session 7: the
+    tuple cut around it, no generator); a state held twice (a sheet not validated) goes the long way."""
+    conditions = sheet.conditions
+    if conditions.count(cid) != 1:
+        return _drop_conditions(sheet, {cid})
+    at = conditions.index(cid)
+    conditions = conditions[:at] + conditions[at + 1 :]
+    timers = sheet.turn_timers
+    if timers:
+        timers = tuple([t for t in timers if t.condition != cid])
+    if cid == "inebranlable" and _figures(sheet.wounds)[5]:
+        wounds = tuple(evolve(w, ignored=False) if w.ignored else w for w in sheet.wounds)
+        return evolve(sheet, conditions=conditions, turn_timers=timers, wounds=wounds)
+    return evolve(sheet, conditions=conditions, turn_timers=timers)
 
 
 def _drop_conditions(sheet: SeveriteSheet, gone: set[str]) -> SeveriteSheet:
@@ -504,27 +522,41 @@ def _heal_away(
     sequel)."""
     if not healed:
         return sheet
+    sequels = _say_healed(healed, sheet.sequels, rs, ctx)
+    if removed:
+        return evolve(sheet, sequels=sequels) if sequels is not sheet.sequels else sheet
+    gone = {w.id for w in healed}
+    return evolve(sheet, wounds=tuple(w for w in sheet.wounds if w.id not in gone), sequels=sequels)
+
+
+def _say_healed(healed: list[Wound], sequels: tuple[str, ...], rs: SeveriteRules, ctx: Context) -> tuple[str, ...]:
+    """The journal of ``healed`` (not empty), each told « guérie », and the event; ``sequels`` with those of the
+    crippled limbs added (the same tuple if none is)."""
     g = grid(rs)  # once for every wound named (issue 15)
-    say = ctx.say
-    sequels = sheet.sequels
+    grades = g.grade_labels
+    log = ctx.log  # ``ctx.say``, no line being secret (issue 15: a Python call less per line)
     for wound in healed:
+        # ``_wound_text(wound, g)`` (issue 15, session 7: a call less per wound healed)
+        part = wound.body_part
+        grade = wound.grade
+        if part:
+            text = f"n° {wound.id} {grades.get(grade, grade)}{g.part_texts.get(part) or f' ({part})'}"
+        else:
+            text = f"n° {wound.id} {grades.get(grade, grade)}"
         if not wound.crippled:
-            say(f"Blessure {_wound_text(wound, g)} guérie.")
+            log.append(f"Blessure {text} guérie.")
             continue
-        line = f"Blessure {_wound_text(wound, g)} guérie"
-        where = _part_label(wound.body_part, rs) or "Membre"
+        line = f"Blessure {text} guérie"
+        where = _part_label(part, rs) or "Membre"
         sequel = f"{where} : {wound.handicap or rs.fatal.crippled_handicap}"
         if len(sequels) < MAX_SEQUELS:
             sequels = (*sequels, sequel[:MAX_SEQUEL])
             line += " ; le membre reste invalide (séquelle)"
         else:
             line += f" ; le membre reste invalide (séquelle non notée : la fiche en compte déjà {MAX_SEQUELS})"
-        say(line + ".")
+        log.append(line + ".")
     ctx.event("healed")
-    if removed:
-        return evolve(sheet, sequels=sequels) if sequels is not sheet.sequels else sheet
-    gone = {w.id for w in healed}
-    return evolve(sheet, wounds=tuple(w for w in sheet.wounds if w.id not in gone), sequels=sequels)
+    return sequels
 
 
 def _lower_gauge(
@@ -541,10 +573,24 @@ def _lower_gauge(
     heaviest wounds. ``heals``: a wound brought to 0 notches this way is healed (supernatural care);
     otherwise it stays until treated (adrenaline lowers stress, it does not close a wound).
     """
-    wounds = sheet.wounds
-    found = _figures(wounds)
+    return _lower(sheet, _figures(sheet.wounds), count, rs, ctx, prefer, only, heals)
+
+
+def _lower(
+    sheet: SeveriteSheet,
+    found: Figures,
+    count: int,
+    rs: SeveriteRules,
+    ctx: Context,
+    prefer: int | None,
+    only: int | None,
+    heals: bool,
+) -> tuple[SeveriteSheet, int]:
+    """``_lower_gauge`` with the figures of the sheet's wounds at hand, its arguments by place (``heal``: issue
+    15, one figures lookup and no keyword parsing)."""
     if not found[6]:  # ids not rising (a hand-ordered or unvalidated sheet): every wound's place looked for
         return _lower_gauge_unordered(sheet, found, count, rs, ctx, prefer, only, heals)
+    wounds = sheet.wounds
     _, notches_before, _, ranks, added, ignored, _ = found
     # The ranks sorted up, a new list (the kept one is shared): the heaviest wounds at its end, the latest first
     # among equals (a wound's rank: ``notches * _RANK + id``); each number once (rising), a wound found by
@@ -601,8 +647,12 @@ def _lower_gauge(
     kept += wounds[begin:]
     # Rising ids (still rising: wounds only left) end with the highest.
     _remember_figures((kept, notches_before - (count - left), kept[-1].id if kept else 0, ranks, (), ignored, True))
-    sheet = evolve(sheet, wounds=kept)
-    return _heal_away(sheet, healed, rs, ctx, removed=True), count - left
+    if healed:  # one copy of the sheet, with the sequels of crippled limbs if any
+        sequels = sheet.sequels
+        told = _say_healed(healed, sequels, rs, ctx)
+        if told is not sequels:
+            return evolve(sheet, wounds=kept, sequels=told), count - left
+    return evolve(sheet, wounds=kept), count - left
 
 
 def _lower_gauge_unordered(

@@ -25,6 +25,7 @@ from rules.systems.severite.gauge import (
     _alive,
     _check_damage_type,
     _check_part,
+    _drop_condition,
     _drop_conditions,
     _end_conflict,
     _figures,
@@ -32,6 +33,7 @@ from rules.systems.severite.gauge import (
     _find_wound,
     _grade_label,
     _is_psychological,
+    _lower,
     _lower_gauge,
     _name,
     _put_condition,
@@ -594,13 +596,23 @@ def heal(sheet: SeveriteSheet, action: Heal, ctx: Context) -> SeveriteSheet:
             "Dans Sévérité, la jauge de Trauma ne baisse qu'au repos (blessures traitées) ou par des soins "
             "surnaturels : traitez la blessure, ou cochez « magique »."
         )
-    _alive(sheet, "soigner")
-    amount = ctx.amount(action.amount, "Crans retirés")
-    if amount.total < 0:
-        raise Refused(f"Retirer {amount.total} crans n'a pas de sens.")
-    before = trauma(sheet)
-    sheet, removed = _lower_gauge(sheet, amount.total, rs, ctx, heals=True)
-    ctx.say(f"Soins surnaturels : {plural(removed, 'cran')} de Trauma retirés ({before} → {before - removed}).")
+    if sheet.dead:
+        _alive(sheet, "soigner")
+    # ``ctx.amount(action.amount, …).total``: a number given as such is its own total (issue 15, session 7: a
+    # Python call less; ``Context.amount`` for typed text and dice).
+    total = action.amount
+    if total.__class__ is not int:
+        total = ctx.amount(total, "Crans retirés").total
+    if total < 0:
+        raise Refused(f"Retirer {total} crans n'a pas de sens.")
+    found = _figures(sheet.wounds)
+    before = found[1]  # ``trauma(sheet)``
+    sheet, removed = _lower(sheet, found, total, rs, ctx, None, None, True)
+    # ``plural(removed, 'cran')``, ``removed`` being 0 or more; ``ctx.say``.
+    ctx.log.append(
+        f"Soins surnaturels : {removed} {'crans' if removed > 1 else 'cran'} de Trauma retirés"
+        f" ({before} → {before - removed})."
+    )
     return sheet
 
 
@@ -626,18 +638,20 @@ def set_condition(sheet: SeveriteSheet, action: SetCondition, ctx: Context) -> S
     if rule is None:
         raise Refused(f"État inconnu : « {cid} ».")
     label = rule.label
+    # ``ctx.say``: ``ctx.log.append``, no line being secret (issue 15, session 7: a Python call less per action).
     if action.active:
-        _alive(sheet, "changer d'état")
+        if sheet.dead:
+            _alive(sheet, "changer d'état")
         if cid in sheet.conditions:
-            ctx.say(f"{label} : déjà en place.")
+            ctx.log.append(f"{label} : déjà en place.")
             return sheet
-        ctx.say(f"État {label} ajouté.")
+        ctx.log.append(f"État {label} ajouté.")
         return _put_condition(sheet, cid, rs)
     if cid not in sheet.conditions:
-        ctx.say(f"{label} : n'était pas en place.")
+        ctx.log.append(f"{label} : n'était pas en place.")
         return sheet
-    ctx.say(f"État {label} retiré.")
-    return _drop_conditions(sheet, {cid})
+    ctx.log.append(f"État {label} retiré.")
+    return _drop_condition(sheet, cid)
 
 
 def clear_conditions(sheet: SeveriteSheet, action: ClearConditions, ctx: Context) -> SeveriteSheet:
