@@ -27,7 +27,7 @@ _RANK = MAX_WOUND_ID + 1
 # their wounds are immutable and each action starts from the sheet the last one gave, so the figures of 30+
 # wounds are read once per tuple instead of at every action (issue 15: a pydantic attribute read is slow, and the
 # gauge lowered sorted every wound by them); a handler that builds a new tuple from a known one tells its figures
-# (``_remember_figures``, ``_figures_with``). The entry holds the tuple: its id cannot be reused while it is here.
+# (``_remember_figures``, ``_grown``). The entry holds the tuple: its id cannot be reused while it is here.
 # Rising ids (what hits make: each new wound takes the highest number + 1, at the end; a heal only takes wounds
 # out) let the gauge lowered find a wound by bisection. The ranks kept sorted (issue 15, session 7): the gauge
 # lowered takes the heaviest from the end, no sort and no per-wound list rebuilt at each heal or hit.
@@ -48,15 +48,18 @@ def _figures(wounds: tuple[Wound, ...]) -> Figures:
     return found
 
 
-def _figures_with(found: Figures, wounds: tuple[Wound, ...], notches: int, wound_id: int) -> None:
-    """Remember the figures of ``wounds``: ``found``'s tuple and one new wound at its end, numbered ``wound_id``
-    (the highest number + 1) and holding ``notches`` (a hit: its rank noted, not sorted in until a heal needs
-    the order; past 16 of them, sorted in now)."""
+def _grown(found: Figures, wound: Wound, notches: int) -> tuple[Wound, ...]:
+    """``found``'s tuple of wounds with ``wound`` at the end (numbered its highest number + 1, holding
+    ``notches``: a hit), its figures kept: the new wound's rank noted apart, not sorted in until a heal needs the
+    order (past 16 of them, sorted in now). The ids still rise if they did."""
+    wounds = found[0] + (wound,)
+    wound_id = wound.id
     added = (*found[4], notches * _RANK + wound_id)
     if len(added) > 16:
         _remember_figures((wounds, found[1] + notches, wound_id, _ranks_up(found[3], added), (), found[5], found[6]))
     else:
         _remember_figures((wounds, found[1] + notches, wound_id, found[3], added, found[5], found[6]))
+    return wounds
 
 
 def _ranks_up(ranks: list[int], added: tuple[int, ...]) -> list[int]:
@@ -615,6 +618,9 @@ def _lower(
                 changed[spot] = (first, None)
     if only is None:
         end = len(ranks)
+        # The heaviest are most often the latest wounds, at the tuple's end: the place before the last one found
+        # there is tried first (ids rising: the place bisection would find), then bisection.
+        tail = len(wounds)
         while left > 0 and end:
             rank = ranks[end - 1]
             notches = rank // _RANK
@@ -624,10 +630,12 @@ def _lower(
             wound_id = rank - notches * _RANK
             take = notches if notches < left else left
             left -= take
-            changed[bisect_left(wounds, wound_id, key=_ID)] = (
-                wound_id,
-                None if heals and take == notches else notches - take,
-            )
+            still = None if heals and take == notches else notches - take
+            if tail and wounds[tail - 1].id == wound_id:
+                tail -= 1
+                changed[tail] = (wound_id, still)
+            else:
+                changed[bisect_left(wounds, wound_id, key=_ID)] = (wound_id, still)
         del ranks[end:]
     if not changed:
         return sheet, 0
@@ -645,8 +653,11 @@ def _lower(
             insort(ranks, still * _RANK + wound_id)
         begin = spot + 1
     kept += wounds[begin:]
-    # Rising ids (still rising: wounds only left) end with the highest.
-    _remember_figures((kept, notches_before - (count - left), kept[-1].id if kept else 0, ranks, (), ignored, True))
+    # Rising ids (still rising: wounds only left) end with the highest. ``_remember_figures``, inlined.
+    if len(_WOUND_FIGURES) >= 256:
+        _WOUND_FIGURES.clear()
+    highest = kept[-1].id if kept else 0
+    _WOUND_FIGURES[id(kept)] = (kept, notches_before - (count - left), highest, ranks, (), ignored, True)
     if healed:  # one copy of the sheet, with the sequels of crippled limbs if any
         sequels = sheet.sequels
         told = _say_healed(healed, sequels, rs, ctx)

@@ -29,9 +29,9 @@ from rules.systems.severite.gauge import (
     _drop_conditions,
     _end_conflict,
     _figures,
-    _figures_with,
     _find_wound,
     _grade_label,
+    _grown,
     _is_psychological,
     _lower,
     _lower_gauge,
@@ -236,8 +236,7 @@ def _add_wound(
         note,
     )
     after = before + notches
-    wounds = (*wounds, wound)
-    _figures_with(found, wounds, notches, wound_id)
+    wounds = _grown(found, wound, notches)
     # ``sheet`` without the wound until the Défi de Ténacité, given ``wounds`` (a failed Défi: one copy).
     ctx.event("wound")
     after_text = grid_text(after, g)
