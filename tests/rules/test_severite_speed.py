@@ -10,6 +10,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
+
 import rules
 from rules import table as rtable
 from rules.systems.severite import InflictWound, SupernaturalHealing
@@ -254,3 +256,35 @@ def test_a_state_taken_off_by_hand_takes_its_own_length_with_it() -> None:
     assert [t.condition for t in off.sheet.turn_timers] == ["stoique"]
     gone = rules.apply(off.sheet, rules.SetCondition(condition="stoique", active=False)).sheet
     assert (gone.conditions, gone.turn_timers) == ((), ())
+
+
+def test_a_dead_character_is_neither_healed_nor_given_a_state() -> None:
+    """« Quand elle est infligée sur une zone vitale elle peut tuer sur le coup, purement et simplement. » The
+    character dead, supernatural care and a state put by hand are refused, in French, and change nothing; a state
+    taken off is still told (nothing there to take off)."""
+    dead = sheet_with((1, "legere", 1)).model_copy(update={"dead": True})
+    for action, what in (
+        (rules.Heal(amount=1, magical=True), "soigner"),
+        (rules.SetCondition(condition="tourmente"), "changer d'état"),
+    ):
+        with pytest.raises(rules.Refused) as refused:
+            rules.apply(dead, action, random.Random(0))
+        assert str(refused.value) == f"Ysolde n'est plus en vie : {what} impossible."
+    off = rules.apply(dead, rules.SetCondition(condition="tourmente", active=False))
+    assert off.log == ("Tourmenté : n'était pas en place.",)
+
+
+def test_a_state_put_under_a_house_table_lasts_that_tables_turns() -> None:
+    """« Vous resterez en piste mais incapacité momentanément par la douleur jusqu’à la fin du prochain tour. »
+    Tourmenté lasts 2 ends of turn under the shipped table, 1 under a house table that says so, 3 under another:
+    each sheet gets its own table's length, whichever was put before (the timers built are shared)."""
+    rs = rules.ruleset("severite")
+    lengths = []
+    for turns in (None, 1, 3, None):
+        table = None
+        if turns is not None:
+            tourmente = rs.conditions["tourmente"].model_copy(update={"turns": turns})
+            table = rs.model_copy(update={"conditions": {**rs.conditions, "tourmente": tourmente}})
+        out = rules.apply(sheet_with(), rules.SetCondition(condition="tourmente"), rules_table=table)
+        lengths.append([(t.condition, t.turns) for t in out.sheet.turn_timers])
+    assert lengths == [[("tourmente", 2)], [("tourmente", 1)], [("tourmente", 3)], [("tourmente", 2)]]

@@ -558,7 +558,12 @@ def _say_healed(healed: list[Wound], sequels: tuple[str, ...], rs: SeveriteRules
         else:
             line += f" ; le membre reste invalide (séquelle non notée : la fiche en compte déjà {MAX_SEQUELS})"
         log.append(line + ".")
-    ctx.event("healed")
+    # ``ctx.event("healed")`` (issue 15, session 7: a call less per heal)
+    events = ctx.events
+    if not events:
+        ctx.events = ["healed"]
+    elif "healed" not in events:
+        events.append("healed")
     return sequels
 
 
@@ -598,7 +603,9 @@ def _lower(
     # The ranks sorted up, a new list (the kept one is shared): the heaviest wounds at its end, the latest first
     # among equals (a wound's rank: ``notches * _RANK + id``); each number once (rising), a wound found by
     # bisection of the ids.
-    ranks = _ranks_up(ranks, added) if added else ranks.copy()
+    ranks = ranks.copy()
+    for rank in added:  # ``_ranks_up``, inlined
+        insort(ranks, rank)
     left = count
     # What changes, by the wound's place in ``wounds``: (its id, its notches left; ``None``: it leaves the sheet).
     changed: dict[int, tuple[int, int | None]] = {}
