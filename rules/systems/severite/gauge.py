@@ -10,8 +10,16 @@ from operator import attrgetter, lt
 from rules.errors import Refused
 from rules.model import Context, _new, _set_dict, _set_extra, _set_fields_set, _set_private, construct, evolve, signed
 from rules.ruleset import per_table
-from rules.systems.severite.sheet import MAX_SEQUEL, MAX_SEQUELS, MAX_WOUND_ID, SeveriteSheet, TurnTimer, Wound
-from rules.systems.severite.table import SeveriteRules
+from rules.systems.severite.sheet import (
+    MAX_SEQUEL,
+    MAX_SEQUELS,
+    MAX_WOUND_ID,
+    Equipment,
+    SeveriteSheet,
+    TurnTimer,
+    Wound,
+)
+from rules.systems.severite.table import SeveriteRules, WoundGrade
 
 _NOTCHES = attrgetter("notches")
 _ID = attrgetter("id")
@@ -33,9 +41,16 @@ _RANK = MAX_WOUND_ID + 1
 # lowered takes the heaviest from the end, no sort and no per-wound list rebuilt at each heal or hit.
 Figures = tuple[tuple[Wound, ...], int, int, list[int], tuple[int, ...], int, bool]
 _WOUND_FIGURES: dict[int, Figures] = {}
+# How many tuples' figures are kept (then the memo starts again). Issue 15, session 7: 64, not 256. What a kept
+# entry holds (the tuple of wounds, its newest wound, the entry) outlives the sheets that held it; with 256 entries
+# the bench's mix kept ~1,300 more objects alive than it freed, enough for the collector to run (every 700): ~2.8k
+# instructions per action, its gen-2 passes walking the whole heap; with 64, it did not run once in 2,000 actions.
+# A sheet's chain of actions needs the last tuple or two; a GM's table of 1,000 creatures misses either way.
+_FIGURES_KEPT = 64
 
 
 def _figures(wounds: tuple[Wound, ...]) -> Figures:
+    """The figures of ``wounds``, worked out and kept if not kept yet."""
     found = _WOUND_FIGURES.get(id(wounds))
     if found is None or found[0] is not wounds:
         ids = list(map(_ID, wounds))
@@ -71,7 +86,7 @@ def _ranks_up(ranks: list[int], added: tuple[int, ...]) -> list[int]:
 
 
 def _remember_figures(found: Figures) -> None:
-    if len(_WOUND_FIGURES) >= 256:  # a GM's table of many creatures: keep the latest few
+    if len(_WOUND_FIGURES) >= _FIGURES_KEPT:  # a GM's table of many creatures: keep the latest few
         _WOUND_FIGURES.clear()
     _WOUND_FIGURES[id(found[0])] = found
 
@@ -84,7 +99,7 @@ def trauma(sheet: SeveriteSheet) -> int:
 def gauge_notches(sheet: SeveriteSheet) -> int:
     """``trauma(sheet)`` for a reader that needs nothing else of the wounds: the figures kept if there are, else
     the notches summed alone and nothing kept (issue 15: the ``state`` hook, read for each of a GM table's
-    1,000 creatures after a bulk action, found 3 of 4 sheets past the 256 tuples kept and worked out every
+    1,000 creatures after a bulk action, found 3 of 4 sheets past the tuples kept and worked out every
     figure of their wounds; keeping more tuples alive made every action dearer, the collector walking them)."""
     wounds = sheet.wounds
     found = _WOUND_FIGURES.get(id(wounds))
@@ -175,6 +190,7 @@ class Grid:
     levels of a margin (issue 15: read once per table, not walked at every action)."""
 
     __slots__ = (
+        "bare",
         "beyond",
         "beyond_text",
         "capacity",
@@ -182,14 +198,16 @@ class Grid:
         "grade_at",
         "grade_labels",
         "level_at",
-        "needed",
-        "notch_texts",
         "part_texts",
         "per",
         "power_at",
         "psychological",
+        "row_at",
+        "rows",
+        "shields",
         "skipped",
         "skipping",
+        "spared",
         "texts",
         "tiers",
         "vital",
@@ -204,12 +222,13 @@ class Grid:
         # Past the gauge every count reads the same (« au-delà de la jauge : Ardu (14) »).
         self.beyond_text = _tier_text(self.capacity + 1, self)
         self.grade_labels = {gid: g.label for gid, g in rs.grades.items()}
-        # « +1 cran », « +3 crans »: what a wound of each grade adds to the gauge, as the journal says it.
-        self.notch_texts = {
-            gid: f"{signed(g.notches)} {'crans' if g.notches > 1 else 'cran'}" for gid, g in rs.grades.items()
-        }
         # « (bras gauche) » after a wound or a zone in the journal.
         self.part_texts = {pid: f" ({p.label.lower()})" for pid, p in rs.body_parts.items()}
+        # « (aucune protection : bras gauche) »: the Résistance of a strike on a zone nothing covers.
+        self.bare = {pid: f" (aucune protection : {p.label.lower()})" for pid, p in rs.body_parts.items()}
+        # What protects a zone against a damage type, by (equipment tuple's id, zone, type): (the tuple, the
+        # Modificateur de protection, the Résistance's text after the die) (``shield``).
+        self.shields: dict[tuple[int, str, str], tuple[tuple[Equipment, ...], int, str]] = {}
         self.vital = {pid: p.vital for pid, p in rs.body_parts.items()}
         self.psychological = frozenset(did for did, d in rs.damage_types.items() if d.psychological)
         self.condition_labels = {cid: c.label for cid, c in rs.conditions.items()}
@@ -220,6 +239,9 @@ class Grid:
         # ``success_level`` find by walking the table.
         top = max([0, *(g.min_severity for g in rs.grades.values())])
         self.grade_at = tuple(_walk_grades(n, rs) for n in range(top + 1))
+        # Each grade as a hit reads it (``GradeRow``), by id and by Sévérité from 0 as ``grade_at``.
+        self.rows = {gid: GradeRow(gid, grade, self) for gid, grade in rs.grades.items()}
+        self.row_at = tuple(self.rows[gid] for gid in self.grade_at)
         top = max([0, *(lv.min_margin for lv in rs.success_levels.values())])
         self.level_at = tuple(_walk_levels(n, rs) for n in range(top + 1))
         # The Puissance grade of each attack margin from 0 to the highest threshold (``power_grade``).
@@ -228,8 +250,137 @@ class Grid:
         # The states of a sheet's ``conditions`` that spare it the Défi, as the journal lists them (None: none), by
         # the sheet's conditions (``handlers._tenacity``).
         self.skipping: dict[tuple[str, ...], str | None] = {}
-        # ``_test_needed``'s answers, by (gauge before, gauge after, grade id).
-        self.needed: dict[tuple[int, int, str], tuple[int, str] | None] = {}
+        # The journal's line for a character spared the Défi by a state, by the sheet's conditions then its name
+        # (``spared_line``).
+        self.spared: dict[tuple[str, ...], dict[str, str]] = {}
+
+
+class GradeRow:
+    """A grade of Blessure as a hit reads it, worked out once per table (issue 15, session 7: the common hit reads
+    one row instead of the grade's model, its labels and the table's texts one by one): the grade's values, the
+    journal's lines by zone and gauge count, the wound's fields by zone and damage type, and the Défi it calls for
+    by gauge count. The memos are bounded (``_LINES_KEPT`` entries each)."""
+
+    __slots__ = (
+        "added",
+        "calm",
+        "fatal",
+        "grade",
+        "heads",
+        "id",
+        "insignificant",
+        "likely",
+        "lines",
+        "needed",
+        "notches",
+        "plain",
+        "shapes",
+        "test",
+    )
+
+    def __init__(self, gid: str, grade: WoundGrade, g: Grid) -> None:
+        self.id = gid
+        self.grade = grade
+        self.notches = notches = grade.notches
+        self.test = grade.test
+        self.fatal = grade.fatal
+        self.likely = grade.handicap == "likely"
+        # « Il n'est pas systématique de prendre note de ces Blessures »: not noted on the sheet.
+        unnoted = notches == 0 and not grade.recorded and not grade.fatal
+        # A wound the common hit notes in one flat path: on the sheet, and not Fatale.
+        self.plain = not unnoted and not grade.fatal
+        label = grade.label
+        # « +1 cran », « +3 crans »: what a wound of the grade adds to the gauge, as the journal says it.
+        self.added = added = f"{signed(notches)} {'crans' if notches > 1 else 'cran'}"
+        # « Blessure Légère (bras droit) : +1 cran de Trauma (» (then « 30 → 31, … ». »), by zone (None: no zone).
+        self.heads: dict[str | None, str] = {None: f"Blessure {label} : {added} de Trauma ("}
+        # « Blessure Bénigne (jambe gauche) : effet insignifiant, non notée sur la fiche. », by zone, if unnoted.
+        self.insignificant: dict[str | None, str] = {}
+        if unnoted:
+            self.insignificant[None] = f"Blessure {label} : effet insignifiant, non notée sur la fiche."
+        for pid, where in g.part_texts.items():
+            self.heads[pid] = f"Blessure {label}{where} : {added} de Trauma ("
+            if unnoted:
+                self.insignificant[pid] = f"Blessure {label}{where} : effet insignifiant, non notée sur la fiche."
+        # The whole line of a wound (``heads`` + « 30 → 31, au-delà de la jauge : Ardu (14)). »), by zone then by
+        # the gauge's count before the wound (``wound_line``).
+        self.lines: dict[str | None, dict[int, str]] = {part: {} for part in self.heads}
+        # « Pas de Défi de Ténacité (palier 1 : aucun test). », by the gauge's count before the wound (``calm_line``).
+        self.calm: dict[int, str] = {}
+        # A new wound's fields but its number and Sévérité (``new_wound``'s, no Handicap, no note), by (zone,
+        # damage type): copied for each hit (``shape``).
+        self.shapes: dict[tuple[str | None, str | None], dict[str, object]] = {}
+        # ``_test_needed``'s answers by the gauge's count before the wound (after it: that count + ``notches``).
+        self.needed: dict[int, tuple[int, str] | None] = {}
+
+
+# How many entries each memo of a ``GradeRow`` keeps (then it starts again): a gauge's counts, zones, types.
+_LINES_KEPT = 1024
+
+
+def wound_line(row: GradeRow, body_part: str | None, before: int, g: Grid) -> str:
+    """« Blessure Légère (bras droit) : +1 cran de Trauma (30 → 31, au-delà de la jauge : Ardu (14)). », made and
+    kept in ``row.lines`` (``body_part``: None or an id of the table)."""
+    lines = row.lines[body_part]
+    after = before + row.notches
+    line = f"{row.heads[body_part]}{before} → {after}, {grid_text(after, g)})."
+    if len(lines) >= _LINES_KEPT:
+        lines.clear()
+    lines[before] = line
+    return line
+
+
+def calm_line(row: GradeRow, before: int, g: Grid) -> str:
+    """« Pas de Défi de Ténacité (palier 1 : aucun test). » after a wound of ``row`` on a gauge at ``before``, made
+    and kept in ``row.calm``."""
+    calm = row.calm
+    line = f"Pas de Défi de Ténacité ({grid_text(before + row.notches, g)})."
+    if len(calm) >= _LINES_KEPT:
+        calm.clear()
+    calm[before] = line
+    return line
+
+
+def shape(row: GradeRow, body_part: str | None, damage_type: str | None, g: Grid) -> dict[str, object]:
+    """``row``'s new wound's fields on ``body_part`` from ``damage_type`` (``GradeRow.shapes``), made and kept."""
+    shapes = row.shapes
+    if len(shapes) >= _LINES_KEPT:
+        shapes.clear()
+    values = shapes[body_part, damage_type] = _NEW_WOUND.copy()
+    values["grade"] = row.id
+    values["notches"] = row.notches
+    values["body_part"] = body_part
+    values["damage_type"] = damage_type
+    values["psychological"] = damage_type in g.psychological
+    return values
+
+
+def skipping_labels(conditions: tuple[str, ...], rs: SeveriteRules, g: Grid) -> str | None:
+    """The labels of the states of ``conditions`` that spare the Défi, as the journal lists them (None: none),
+    kept per tuple of conditions in ``g.skipping`` (issue 15: a character out of the fight takes every later hit
+    this way)."""
+    memo = g.skipping
+    blocking = [c for c in rs.tenacity.skipped_when if c in conditions]
+    labels = ", ".join(condition_label(c, rs) for c in blocking) if blocking else None
+    if len(memo) >= 4096:
+        memo.clear()
+    memo[conditions] = labels
+    return labels
+
+
+def spared_line(conditions: tuple[str, ...], name: str, rs: SeveriteRules, g: Grid) -> str:
+    """« Pas de Défi de Ténacité pour Maëlle, déjà dans l'état : Hors combat. »: a character of this ``name`` in
+    ``conditions`` (one at least spares the Défi), made and kept in ``g.spared`` by conditions then name."""
+    labels = g.skipping[conditions] if conditions in g.skipping else skipping_labels(conditions, rs, g)
+    line = f"Pas de Défi de Ténacité pour {name or 'Le personnage'}, déjà dans l'état : {labels}."
+    spared = g.spared
+    lines = spared.get(conditions)
+    if lines is None or len(lines) >= _LINES_KEPT:
+        if len(spared) >= _LINES_KEPT:
+            spared.clear()
+        lines = spared[conditions] = {}
+    lines[name] = line
+    return line
 
 
 # The ``Grid`` of a rule table, built on first use (a table is immutable).
@@ -348,6 +499,30 @@ def protection(sheet: SeveriteSheet, body_part: str, damage_type: str, rs: Sever
         return sum(v for v, _ in covering), [n for _, n in covering]
     best = max(covering, key=lambda c: c[0])
     return best[0], [best[1]]
+
+
+def shield(sheet: SeveriteSheet, body_part: str, damage_type: str, rs: SeveriteRules, g: Grid) -> tuple[int, str]:
+    """``protection`` and the Résistance's text after the die (« + 2 (Brigandine, tranchant) », « (aucune
+    protection : bras gauche) »), kept per (equipment tuple, zone, type) in the table's ``Grid`` (issue 15, session
+    7: a strike walked the equipment and its protections each time; a sheet's equipment tuple is shared by every
+    copy of the sheet until it is edited). ``body_part`` and ``damage_type`` are ids of the table."""
+    equipment = sheet.equipment
+    if not equipment:
+        return 0, g.bare[body_part]
+    memo = g.shields
+    key = (id(equipment), body_part, damage_type)
+    found = memo.get(key)
+    if found is None or found[0] is not equipment:
+        prot, names = protection(sheet, body_part, damage_type, rs)
+        if prot:
+            text = f" + {prot} ({', '.join(names)}, {rs.damage_types[damage_type].label.lower()})"
+        else:
+            text = g.bare[body_part]
+        if len(memo) >= 4096:
+            memo.clear()
+        # The entry holds the tuple: its id cannot be reused while it is here.
+        found = memo[key] = (equipment, prot, text)
+    return found[1], found[2]
 
 
 def _name(sheet: SeveriteSheet) -> str:
@@ -661,7 +836,7 @@ def _lower(
         begin = spot + 1
     kept += wounds[begin:]
     # Rising ids (still rising: wounds only left) end with the highest. ``_remember_figures``, inlined.
-    if len(_WOUND_FIGURES) >= 256:
+    if len(_WOUND_FIGURES) >= _FIGURES_KEPT:
         _WOUND_FIGURES.clear()
     highest = kept[-1].id if kept else 0
     _WOUND_FIGURES[id(kept)] = (kept, notches_before - (count - left), highest, ranks, (), ignored, True)
