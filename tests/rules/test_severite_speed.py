@@ -288,3 +288,14 @@ def test_a_state_put_under_a_house_table_lasts_that_tables_turns() -> None:
         out = rules.apply(sheet_with(), rules.SetCondition(condition="tourmente"), rules_table=table)
         lengths.append([(t.condition, t.turns) for t in out.sheet.turn_timers])
     assert lengths == [[("tourmente", 2)], [("tourmente", 1)], [("tourmente", 3)], [("tourmente", 2)]]
+
+
+def test_a_common_hit_then_care_heals_the_new_wound_first() -> None:
+    """« En fonction de son niveau de réussite, cette Action accordera le retrait de cran de Trauma. » A common hit
+    (Sévérité 3: a Légère wound on the right arm, the hit's flat path) beside an older Légère: one notch of care
+    heals the new one (n° 2, the latest among equals), its notch counted in the gauge's order."""
+    hit = rules.apply(sheet_with((1, "legere", 1)), rules.Damage(amount=3, body_part="bras_droit"), random.Random(0))
+    assert [(w.id, w.grade, w.notches) for w in hit.sheet.wounds] == [(1, "legere", 1), (2, "legere", 1)]
+    out = heal(hit.sheet, 1)
+    assert [w.id for w in out.sheet.wounds] == [1]
+    assert out.log[0] == "Blessure n° 2 Légère (bras droit) guérie."
