@@ -299,3 +299,21 @@ def test_a_common_hit_then_care_heals_the_new_wound_first() -> None:
     out = heal(hit.sheet, 1)
     assert [w.id for w in out.sheet.wounds] == [1]
     assert out.log[0] == "Blessure n° 2 Légère (bras droit) guérie."
+
+
+# Session 7: a hit grows the wound figures' lists in place; a second hit on the same sheet must not.
+
+
+def test_two_hits_on_one_sheet_each_heal_their_own_wound() -> None:
+    """« En fonction de son niveau de réussite, cette Action accordera le retrait de cran de Trauma. » One sheet hit
+    twice from the same state (two branches: a Légère, then instead a Grave): healing three notches of the second
+    takes its Grave wound away, as it would on a sheet never hit before (the first hit's wound is not on it)."""
+    sheet = sheet_with((1, "legere", 1))
+    first = rules.apply(sheet, rules.Damage(amount=3, body_part="bras_droit"), random.Random(0)).sheet
+    second = rules.apply(sheet, rules.Damage(amount=6, body_part="torse"), random.Random(0)).sheet
+    assert [w.grade for w in first.wounds] == ["legere", "legere"]
+    out = heal(second, 3)
+    assert out.log[0] == "Blessure n° 2 Grave (torse) guérie."
+    assert [(w.id, w.grade) for w in out.sheet.wounds] == [(1, "legere")]
+    again = heal(first, 1)
+    assert [(w.id, w.body_part) for w in again.sheet.wounds] == [(1, None)]
