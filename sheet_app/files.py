@@ -695,6 +695,8 @@ def _tight(raw: bytes) -> tuple[int, bool, int, bool]:
       UTF-8 as in the text; one apart by blanks counts too, sending the file the careful way for nothing).
     """
     tight = raw.translate(_TIGHT, b" \t\r\n")
+    if b"\\" not in tight:  # no backslash (most files): no escaped quote, no « \ud » (one ``memchr``)
+        return tight.count(b","), tight.find(_TOO_MANY_DIGITS) >= 0, tight.count(b'":'), False
     return (
         tight.count(b","),
         tight.find(_TOO_MANY_DIGITS) >= 0,

@@ -78,3 +78,26 @@ def test_one_pass_over_the_bytes_counts_as_the_separate_counts_did() -> None:
     assert halves and not long_digits  # the journal's « \\ud » is searched for in the bytes
     assert files._tight(b'{"a": ' + b"1" * 31 + b"}")[1]
     assert not files._tight(b'{"a": ' + b"1" * 30 + b"}")[1]
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b'{"a": 1, "b": [2, {"c": "d"}]}',  # no backslash: the short way
+        b'{"a\\"": 1, "b": "x\\":"}',  # escaped quotes before a colon: not names
+        b'{"a": "\\ud83d"}',
+        b'{"a": "\\uD83D", "b": 1}',
+        b'{"a": "\\n\\t"}',
+    ],
+)
+def test_the_bytes_without_a_backslash_are_counted_as_those_with_one(raw: bytes) -> None:
+    """The short way taken when the copy holds no backslash (session 7) gives what the full searches give."""
+    tight = raw.translate(files._TIGHT, b" \t\r\n")
+    full = (
+        tight.count(b","),
+        tight.find(files._TOO_MANY_DIGITS) >= 0,
+        tight.count(b'":') - tight.count(b'\\":'),
+        b"\\ud" in tight or b"\\uD" in tight,
+    )
+    assert files._tight(raw) == full
+    assert files._tight(raw)[3] == (b"\\ud" in raw.lower())
