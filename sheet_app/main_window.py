@@ -253,7 +253,10 @@ class MainWindow(QMainWindow):
     # --- actions and menus ----------------------------------------------------------------------------
 
     def _action(self, text: str, slot: Any, shortcut: Any = None, name: str = "") -> QAction:
-        action = QAction(text, self)
+        # ``QAction(text, parent)`` makes PySide weigh the ``QAction(icon, text, parent)`` overload first,
+        # which loads ``QIcon`` and its 157-member enums before the first paint (issue 15): same action.
+        action = QAction(self)
+        action.setText(text)
         if shortcut is not None:
             if isinstance(shortcut, list):
                 action.setShortcuts(shortcut)
