@@ -76,7 +76,8 @@ from rules.model import (
 )
 from rules.odds import Chance, Odds, fmt_percent
 from rules.ruleset import load_ruleset
-from rules.strict import twin_adapter
+from rules.strict import twin_validator as strict_validator
+from rules.strict import twins_validator as strict_list_validator
 from rules.strict import type_twin as strict_types
 from rules.systems import _TABLES, KNOWN, REGISTRY, System
 
@@ -355,7 +356,7 @@ def sheet_from_data(data: Any, rules_table: Any = None, *, strict: bool = False)
             known_id = sys_id
     try:
         if strict and sheet_type is not None:
-            twin_adapter(sheet_type).validate_python(data, strict=True)
+            strict_validator(sheet_type).validate_python(data, strict=True)
         if sheet_type is not None:
             sheet = sheet_type.model_validate(data, context=_context(rules_table))
         else:
@@ -737,7 +738,9 @@ __all__ = [
     "sheet_to_data",
     "sheet_to_json",
     "signed",
+    "strict_list_validator",
     "strict_types",
+    "strict_validator",
     "supports",
     "system",
     "system_label",
