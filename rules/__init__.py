@@ -75,6 +75,7 @@ from rules.model import (
     signed,
 )
 from rules.odds import Chance, Odds, fmt_percent
+from rules.record import Record
 from rules.ruleset import load_ruleset
 from rules.strict import twin_validator as strict_validator
 from rules.strict import twins_validator as strict_list_validator
@@ -705,6 +706,7 @@ __all__ = [
     "LoseTemporary",
     "NeedsRoll",
     "Outcome",
+    "Record",
     "Refused",
     "Roll",
     "RulesetError",

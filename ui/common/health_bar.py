@@ -7,11 +7,12 @@ the derived values of the sheet.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
+
+import rules
 
 TRACK = QColor("#e3e3e3")
 TRACK_BORDER = QColor("#9e9e9e")
@@ -23,30 +24,62 @@ NONLETHAL = QColor("#6a1b9a")
 TEXT = QColor("#111111")
 HALO = QColor(255, 255, 255, 215)
 
+# How a record's ``__init__`` sets a field (``rules.Record`` refuses ``setattr``).
+_set = object.__setattr__
 
-@dataclass(frozen=True, slots=True)
-class Tier:
+
+class Tier(rules.Record):
     """A tier of the Trauma gauge: how many notches, its French label, its colour."""
 
+    __slots__ = ("notches", "label", "colour")  # noqa: RUF023  (the fields, in order)
     notches: int
     label: str
     colour: str
 
+    def __init__(self, notches: int, label: str, colour: str) -> None:
+        _set(self, "notches", notches)
+        _set(self, "label", label)
+        _set(self, "colour", colour)
 
-@dataclass(frozen=True, slots=True)
-class BarState:
-    current: int = 0
-    maximum: int = 0
-    temporary: int = 0
-    nonlethal: int = 0
+
+class BarState(rules.Record):
+    __slots__ = ("current", "maximum", "temporary", "nonlethal", "floor", "colour", "hidden", "text", "gauge", "tiers")  # noqa: RUF023  (the fields, in order)
+    current: int
+    maximum: int
+    temporary: int
+    nonlethal: int
     # The PV at which death comes (negative for d20 and segments); 0 when the bar stops at 0.
-    floor: int = 0
-    colour: str = "#2e7d32"
-    hidden: bool = False
-    text: str = ""
+    floor: int
+    colour: str
+    hidden: bool
+    text: str
     # Trauma gauge: ``current`` notches filled out of ``maximum``, drawn by tiers.
-    gauge: bool = False
-    tiers: tuple[Tier, ...] = ()
+    gauge: bool
+    tiers: tuple[Tier, ...]
+
+    def __init__(
+        self,
+        current: int = 0,
+        maximum: int = 0,
+        temporary: int = 0,
+        nonlethal: int = 0,
+        floor: int = 0,
+        colour: str = "#2e7d32",
+        hidden: bool = False,
+        text: str = "",
+        gauge: bool = False,
+        tiers: tuple[Tier, ...] = (),
+    ) -> None:
+        _set(self, "current", current)
+        _set(self, "maximum", maximum)
+        _set(self, "temporary", temporary)
+        _set(self, "nonlethal", nonlethal)
+        _set(self, "floor", floor)
+        _set(self, "colour", colour)
+        _set(self, "hidden", hidden)
+        _set(self, "text", text)
+        _set(self, "gauge", gauge)
+        _set(self, "tiers", tiers)
 
 
 class HealthBar(QWidget):

@@ -7,7 +7,6 @@ They hold display rows built from the view-model; they never apply a rule. Row u
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from PySide6.QtCore import (
@@ -21,20 +20,39 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QBrush, QColor, QFont
 
+import rules
+
 AnyIndex = QModelIndex | QPersistentModelIndex
 KeyRole = Qt.ItemDataRole.UserRole + 1
 
+# How a record's ``__init__`` sets a field (``rules.Record`` refuses ``setattr``).
+_set = object.__setattr__
 
-@dataclass(frozen=True, slots=True)
-class Row:
+
+class Row(rules.Record):
     """One display row: a stable key, its cells, a tooltip per cell (or one for all)."""
 
+    __slots__ = ("key", "cells", "tooltips", "colour", "bold")  # noqa: RUF023  (the fields, in order)
     key: Hashable
     cells: tuple[str, ...]
-    tooltips: tuple[str, ...] = ()
+    tooltips: tuple[str, ...]
     # Colour of the text (e.g. a bleeding wound in red); "" for the default.
-    colour: str = ""
-    bold: bool = False
+    colour: str
+    bold: bool
+
+    def __init__(
+        self,
+        key: Hashable,
+        cells: tuple[str, ...],
+        tooltips: tuple[str, ...] = (),
+        colour: str = "",
+        bold: bool = False,
+    ) -> None:
+        _set(self, "key", key)
+        _set(self, "cells", cells)
+        _set(self, "tooltips", tooltips)
+        _set(self, "colour", colour)
+        _set(self, "bold", bold)
 
 
 def _diff_apply(
@@ -262,24 +280,64 @@ class JournalModel(QStringListModel):
         return False
 
 
-@dataclass(slots=True)
-class ConditionItem:
+class _Mutable:
+    """What ``@dataclass(slots=True)`` gave a changeable record: equal to one of its class with equal fields
+    (``__slots__``, in order), unhashable, the same ``repr``; without the code a dataclass makes at import
+    (issue 15: ~4 M instructions a class)."""
+
+    __slots__: tuple[str, ...] = ()
+    __hash__ = None  # type: ignore[assignment]
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            return [getattr(self, n) for n in self.__slots__] == [getattr(other, n) for n in self.__slots__]
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
+        return f"{self.__class__.__qualname__}({fields})"
+
+
+class ConditionItem(_Mutable):
     """One tickable state: ticked when posed, ticked and greyed when implied by another."""
 
+    __slots__ = ("id", "label", "effects", "posed", "implied_by", "countdown")  # noqa: RUF023  (the fields, in order)
     id: str
     label: str
     effects: tuple[str, ...]
-    posed: bool = False
-    implied_by: str = ""  # French reason when the state comes from another one
-    countdown: str = ""  # « encore 2 rounds » for a state put for a while
+    posed: bool
+    implied_by: str  # French reason when the state comes from another one
+    countdown: str  # « encore 2 rounds » for a state put for a while
+
+    def __init__(
+        self,
+        id: str,
+        label: str,
+        effects: tuple[str, ...],
+        posed: bool = False,
+        implied_by: str = "",
+        countdown: str = "",
+    ) -> None:
+        self.id = id
+        self.label = label
+        self.effects = effects
+        self.posed = posed
+        self.implied_by = implied_by
+        self.countdown = countdown
 
 
-@dataclass(slots=True)
-class ConditionGroup:
+class ConditionGroup(_Mutable):
+    __slots__ = ("id", "label", "note", "items")  # noqa: RUF023  (the fields, in order)
     id: str
     label: str
     note: str
-    items: list[ConditionItem] = field(default_factory=list)
+    items: list[ConditionItem]
+
+    def __init__(self, id: str, label: str, note: str, items: list[ConditionItem] | None = None) -> None:
+        self.id = id
+        self.label = label
+        self.note = note
+        self.items = [] if items is None else items
 
 
 # A state's row flags (ticked and greyed, or checkable), combined on the first row asked for, then kept

@@ -13,7 +13,6 @@ import logging
 import random
 import weakref
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
@@ -29,16 +28,31 @@ log = logging.getLogger(__name__)
 
 HIDDEN_MARK = "?"
 
+# How a record's ``__init__`` sets a field (``rules.Record`` refuses ``setattr``).
+_set = object.__setattr__
 
-@dataclass(frozen=True, slots=True)
-class Changes:
+
+class Changes(rules.Record):
     """What one state swap changed: stored field names, derived value names, the journal."""
 
-    fields: frozenset[str] = frozenset()
-    derived: frozenset[str] = frozenset()
-    journal: bool = False
+    __slots__ = ("fields", "derived", "journal", "everything")  # noqa: RUF023  (the fields, in order)
+    fields: frozenset[str]
+    derived: frozenset[str]
+    journal: bool
     # The whole view must refresh (first display, player/GM view toggled).
-    everything: bool = False
+    everything: bool
+
+    def __init__(
+        self,
+        fields: frozenset[str] = frozenset(),
+        derived: frozenset[str] = frozenset(),
+        journal: bool = False,
+        everything: bool = False,
+    ) -> None:
+        _set(self, "fields", fields)
+        _set(self, "derived", derived)
+        _set(self, "journal", journal)
+        _set(self, "everything", everything)
 
     def touches(self, fields: Iterable[str] = (), derived: Iterable[str] = ()) -> bool:
         if self.everything:
@@ -49,14 +63,19 @@ class Changes:
         return self.everything or any(n.startswith(prefix) for n in self.derived | self.fields)
 
 
-@dataclass(frozen=True, slots=True)
-class State:
+class State(rules.Record):
     """What an undo step puts back: the sheet, the journal that goes with it, and the house rules it
     plays by (a ``rules.HouseRules``; ``None``: the base rules) so that changing rules is undoable."""
 
+    __slots__ = ("sheet", "journal", "house")  # noqa: RUF023  (the fields, in order)
     sheet: Any
-    journal: tuple[str, ...] = field(default=())
-    house: Any = None
+    journal: tuple[str, ...]
+    house: Any
+
+    def __init__(self, sheet: Any, journal: tuple[str, ...] = (), house: Any = None) -> None:
+        _set(self, "sheet", sheet)
+        _set(self, "journal", journal)
+        _set(self, "house", house)
 
 
 class SwapState(QUndoCommand):
