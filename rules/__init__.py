@@ -14,7 +14,6 @@ An action the rules forbid raises ``Refused`` with a French reason, and nothing 
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import importlib
 import operator
@@ -77,7 +76,8 @@ from rules.model import (
 )
 from rules.odds import Chance, Odds, fmt_percent
 from rules.ruleset import load_ruleset
-from rules.strict import twin_adapter
+from rules.strict import twin_validator as strict_validator
+from rules.strict import twins_validator as strict_list_validator
 from rules.strict import type_twin as strict_types
 from rules.systems import _TABLES, KNOWN, REGISTRY, System
 
@@ -272,7 +272,7 @@ def describe(system_id: str, rules_table: Any = None) -> SystemInfo:
     sys_ = system(system_id)
     assert sys_.info is not None, f"{system_id} has no info()"
     described = sys_.info(rules_table if rules_table is not None else sys_.ruleset())
-    return dataclasses.replace(described, actions=(Edit, *sys_.handlers))
+    return described.replace(actions=(Edit, *sys_.handlers))
 
 
 def ruleset(system_id: str) -> Any:
@@ -356,7 +356,7 @@ def sheet_from_data(data: Any, rules_table: Any = None, *, strict: bool = False)
             known_id = sys_id
     try:
         if strict and sheet_type is not None:
-            twin_adapter(sheet_type).validate_python(data, strict=True)
+            strict_validator(sheet_type).validate_python(data, strict=True)
         if sheet_type is not None:
             sheet = sheet_type.model_validate(data, context=_context(rules_table))
         else:
@@ -738,7 +738,9 @@ __all__ = [
     "sheet_to_data",
     "sheet_to_json",
     "signed",
+    "strict_list_validator",
     "strict_types",
+    "strict_validator",
     "supports",
     "system",
     "system_label",
@@ -836,7 +838,12 @@ __all__ += ["Summary", "summarise", "table"]
 # --- house rules (issue 18): section owned by the house-rules work ---------------------------------
 # isort: split
 from rules import house  # noqa: E402  (apply and derive name the house values they use)
-from rules.house import Difference, HouseRules, HouseRulesError  # noqa: E402
+from rules.house import HouseRules, HouseRulesError  # noqa: E402
+
+# ``rules.Difference`` is ``rules.house``'s, whose module is imported when first asked for (issue 15).
+if TYPE_CHECKING:
+    from rules.house import Difference
+_LAZY_MODULE["Difference"] = "rules.house.differences"
 
 __all__ += ["Difference", "HouseRules", "HouseRulesError", "house"]
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
 from typing import Any, NamedTuple, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -16,6 +15,7 @@ from pydantic._internal._model_construction import ModelMetaclass
 
 from rules.dice import _RULE_PLANS, AMOUNTS, Roll, amount_form, parse_amount, roll_dice, roll_of, roll_plan
 from rules.errors import Refused
+from rules.record import Record, _set
 
 MAX_NAME = 200
 MAX_NOTES = 20_000
@@ -355,20 +355,28 @@ def plural(count: int, singular: str, plural_form: str | None = None) -> str:
     return f"{count} {word}"
 
 
-@dataclass(frozen=True, slots=True)
-class Term:
+class Term(Record):
     """One contribution to a derived number, with its reason in French."""
 
+    __slots__ = ("value", "reason")  # noqa: RUF023  (the fields, in order)
     value: int
     reason: str
 
+    def __init__(self, value: int, reason: str) -> None:
+        _set(self, "value", value)
+        _set(self, "reason", reason)
 
-@dataclass(frozen=True, slots=True)
-class Explained:
+
+class Explained(Record):
     """A derived value and the French sentence that says how it was computed."""
 
+    __slots__ = ("value", "text")  # noqa: RUF023  (the fields, in order)
     value: Any
     text: str
+
+    def __init__(self, value: Any, text: str) -> None:
+        _set(self, "value", value)
+        _set(self, "text", text)
 
 
 def explained_sum(label: str, base: int, terms: Iterable[Term], base_reason: str = "") -> Explained:
@@ -458,10 +466,15 @@ class Derived(Mapping[str, Explained]):
         return int(self._values["roll_penalty"].value)
 
 
-@dataclass(frozen=True, slots=True)
-class StateInfo:
+class StateInfo(Record):
     """A state id with its French label and badge colour, for display."""
 
+    __slots__ = ("id", "label", "colour")  # noqa: RUF023  (the fields, in order)
     id: str
     label: str
     colour: str
+
+    def __init__(self, id: str, label: str, colour: str) -> None:
+        _set(self, "id", id)
+        _set(self, "label", label)
+        _set(self, "colour", colour)

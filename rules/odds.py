@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from fractions import Fraction
 from types import MappingProxyType
 from typing import Any, Literal, Protocol, TypeVar
 
 from rules.model import Term, fmt_int
+from rules.record import Record, _set
 
 Distribution = Mapping[int, Fraction]
 Probability = Fraction | float
@@ -252,8 +252,7 @@ def absorption(start: State | bool, step: Step[State]) -> float:
 Trigger = Literal["action", "time", "event", "story"]
 
 
-@dataclass(frozen=True, slots=True)
-class Chance:
+class Chance(Record):
     """One roll the rules can ask (or a whole story), with its chance and how it is made, in French.
 
     ``how`` is the roll as the journal writes it (« 3d6 − 2 (épuisement niveau 2) ≥ 10 »); ``text``
@@ -265,14 +264,35 @@ class Chance:
     with more than two results (Ténacité levels, wound grades), each with its own chance.
     """
 
+    __slots__ = ("id", "label", "probability", "how", "action", "trigger", "subject", "outcomes")  # noqa: RUF023  (the fields, in order)
     id: str
     label: str
     probability: float
     how: str
-    action: str | None = None
-    trigger: Trigger = "action"
-    subject: int | None = None
-    outcomes: tuple[tuple[str, float], ...] = field(default=())
+    action: str | None
+    trigger: Trigger
+    subject: int | None
+    outcomes: tuple[tuple[str, float], ...]
+
+    def __init__(
+        self,
+        id: str,
+        label: str,
+        probability: float,
+        how: str,
+        action: str | None = None,
+        trigger: Trigger = "action",
+        subject: int | None = None,
+        outcomes: tuple[tuple[str, float], ...] = (),
+    ) -> None:
+        _set(self, "id", id)
+        _set(self, "label", label)
+        _set(self, "probability", probability)
+        _set(self, "how", how)
+        _set(self, "action", action)
+        _set(self, "trigger", trigger)
+        _set(self, "subject", subject)
+        _set(self, "outcomes", outcomes)
 
     @property
     def percent(self) -> str:
@@ -314,12 +334,16 @@ def _clamped(p: Probability) -> float:
     return min(1.0, max(0.0, float(p)))
 
 
-@dataclass(frozen=True, slots=True)
-class Odds:
+class Odds(Record):
     """Every roll the rules can ask of a sheet now, and a dying character's chance of pulling through."""
 
-    rolls: tuple[Chance, ...] = ()
-    survival: Chance | None = None
+    __slots__ = ("rolls", "survival")
+    rolls: tuple[Chance, ...]
+    survival: Chance | None
+
+    def __init__(self, rolls: tuple[Chance, ...] = (), survival: Chance | None = None) -> None:
+        _set(self, "rolls", rolls)
+        _set(self, "survival", survival)
 
     def get(self, roll_id: str, subject: int | None = None) -> Chance | None:
         """The roll ``roll_id`` (about ``subject`` when given), or None when the rules do not ask it now."""

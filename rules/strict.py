@@ -8,6 +8,13 @@ same fields and nesting, only the types that lenient validation would coerce (in
 numbers, non-text literals, and the lists and models holding them), no validator, no constraint,
 strict. Data is checked against the twin (pydantic, in one pass) before the model validates it.
 The twins are typed dicts (no model is built: the check costs a fraction of the validation).
+
+A twin's validator (``twin_validator``) is made from its core schema written here directly, not by
+pydantic's schema generation (``TypeAdapter``: ~13 M instructions for a Douaratil sheet's twin, at
+the first read of a sheet, before the window's first paint: issue 15): the same schema pydantic
+generates for the typed dict (``tests/rules/test_strict_twin.py`` compares them for every system), so
+the same answers and the same errors. A twin holding anything else than what the systems' twins hold
+(integers, booleans, numbers, lists, texts-keyed dicts, typed dicts, « or null ») is left to pydantic.
 """
 
 from __future__ import annotations
@@ -20,9 +27,11 @@ import typing
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter
-from typing_extensions import TypedDict
+from pydantic_core import CoreSchema, SchemaValidator, core_schema
+from typing_extensions import TypedDict, is_typeddict
 
 _COERCED = (int, bool, float)
+_TWIN_CONFIG = ConfigDict(extra="ignore", strict=True)  # every twin typed dict's
 
 
 def _union(parts: list[Any]) -> Any:
@@ -86,7 +95,7 @@ def _twin_dict(model: type[BaseModel]) -> Any:
         fields[key] = twin | None  # missing and null are the model's own business
     make: Any = TypedDict  # built from a model known only when the program runs
     twin_dict = make(f"{model.__name__}Types", fields, total=False)
-    twin_dict.__pydantic_config__ = ConfigDict(extra="ignore", strict=True)
+    twin_dict.__pydantic_config__ = _TWIN_CONFIG
     return twin_dict
 
 
@@ -97,7 +106,67 @@ def type_twin(model: type[BaseModel]) -> Any:
     return _twin_dict(model)
 
 
+class _NotDirect(Exception):
+    """A twin type the direct schema below does not write (pydantic's own schema generation does it)."""
+
+
+_SCALARS: dict[Any, Any] = {int: core_schema.int_schema, bool: core_schema.bool_schema, float: core_schema.float_schema}
+
+
+def _core_of(twin: Any) -> CoreSchema:
+    """The core schema pydantic generates for the twin type ``twin`` (``TypeAdapter(twin).core_schema``,
+    its typed dicts written in place rather than by reference); ``_NotDirect`` for a type not written here."""
+    scalar = _SCALARS.get(twin)
+    if scalar is not None:
+        return scalar()  # type: ignore[no-any-return]
+    if is_typeddict(twin):
+        return _core_dict(twin)
+    origin = typing.get_origin(twin)
+    args = typing.get_args(twin)
+    if origin in (typing.Union, types.UnionType) and len(args) == 2 and args[1] is type(None):
+        return core_schema.nullable_schema(_core_of(args[0]))
+    if origin is list and len(args) == 1:
+        return core_schema.list_schema(_core_of(args[0]))
+    if origin is dict and len(args) == 2 and args[0] is str:
+        return core_schema.dict_schema(core_schema.str_schema(), _core_of(args[1]))
+    raise _NotDirect(twin)
+
+
+def _core_dict(twin: Any) -> CoreSchema:
+    """A twin typed dict's schema (``total=False``, extra keys ignored, strict), as pydantic writes it."""
+    if twin.__required_keys__ or getattr(twin, "__pydantic_config__", None) != _TWIN_CONFIG:
+        raise _NotDirect(twin)
+    name = twin.__name__
+    fields = {
+        key: core_schema.typed_dict_field(_core_of(annotation), required=False, metadata={})
+        for key, annotation in twin.__annotations__.items()
+    }
+    return core_schema.typed_dict_schema(
+        fields,
+        cls=twin,
+        computed_fields=[],
+        extra_behavior="ignore",
+        config=core_schema.CoreConfig(title=name, extra_fields_behavior="ignore", strict=True),
+    )
+
+
+def _twin_validator(twin: Any) -> Any:
+    """A validator of ``twin`` (a twin type): from its core schema written directly, else pydantic's."""
+    try:
+        schema = _core_of(twin)
+    except _NotDirect:
+        return TypeAdapter(twin).validator
+    return SchemaValidator(schema)
+
+
 @functools.cache
-def twin_adapter(model: type[BaseModel]) -> TypeAdapter[Any]:
-    """``TypeAdapter(type_twin(model))``, cached."""
-    return TypeAdapter(_twin_dict(model))
+def twin_validator(model: type[BaseModel]) -> Any:
+    """The validator of ``model``'s twin (cached): ``twin_validator(m).validate_python(data, strict=True)``
+    answers as ``TypeAdapter(type_twin(m))`` does, without pydantic's schema generation."""
+    return _twin_validator(_twin_dict(model))
+
+
+@functools.cache
+def twins_validator(model: type[BaseModel]) -> Any:
+    """The validator of a list of ``model``'s twins (cached), as ``TypeAdapter(list[type_twin(m)])``."""
+    return _twin_validator(list[_twin_dict(model)])  # type: ignore[misc]

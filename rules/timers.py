@@ -22,12 +22,12 @@ turns and Conflict-long states, Douaratil's waking), in one French wording, for 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from rules.actions import Action, AdvanceTime, SetCondition
 from rules.errors import Refused
 from rules.model import ConditionTimer, Context, evolve
+from rules.record import Record, _set
 
 Handler = Callable[[Any, Any, Context], Any]
 
@@ -245,15 +245,21 @@ def problems(sheet: Any, table: Any) -> list[tuple[tuple[str | int, ...], str]]:
     return found
 
 
-@dataclass(frozen=True, slots=True)
-class Countdown:
+class Countdown(Record):
     """Something counting down on a sheet: a state's end, or a system's own wait."""
 
+    __slots__ = ("condition", "label", "text", "left")  # noqa: RUF023  (the fields, in order)
     condition: str | None
     label: str
     text: str
     # Seconds of the sheet's clock left (None: counted otherwise, e.g. « jusqu'à la fin du Conflit »).
-    left: int | None = None
+    left: int | None
+
+    def __init__(self, condition: str | None, label: str, text: str, left: int | None = None) -> None:
+        _set(self, "condition", condition)
+        _set(self, "label", label)
+        _set(self, "text", text)
+        _set(self, "left", left)
 
 
 def countdowns(sheet: Any, table: Any) -> tuple[Countdown, ...]:

@@ -38,14 +38,11 @@ import weakref
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, Literal, TypeAlias
+from typing import TYPE_CHECKING, Annotated, Any, TypeAlias
 
 from pydantic import (
-    BaseModel,
     BeforeValidator,
-    ConfigDict,
     Field,
-    Strict,
     TypeAdapter,
     ValidationError,
     create_model,
@@ -53,6 +50,9 @@ from pydantic import (
 
 import rules
 from sheet_app import __version__ as APP_VERSION
+
+if TYPE_CHECKING:  # the envelope models are imported when first used (``sheet_app.envelopes``)
+    from sheet_app.envelopes import TableFile, _Envelope
 
 try:  # POSIX: a lock held while a file is checked and replaced (see ``_folder_lock``)
     import fcntl
@@ -186,93 +186,20 @@ def _no_entries() -> dict[str, Any]:
     return {}
 
 
-# The envelope models are built when first used (``defer_build``): the fast reader checks a well-formed
-# file's envelope without them (``_plain_envelope``), so a start that opens a sheet builds none.
-_ENVELOPE_CONFIG = ConfigDict(extra="forbid", frozen=True, defer_build=True)
-
-JournalLine = Annotated[str, Field(max_length=MAX_JOURNAL_LINE)]
-Journal = Annotated[list[JournalLine], Field(max_length=MAX_JOURNAL_LINES)]
-Version = Annotated[str, Field(max_length=40)]
-
-
-class HouseEntry(BaseModel):
-    """Les règles maison d'un système, embarquées dans le document (la table entière, validée comme un
-    fichier de règles maison)."""
-
-    model_config = _ENVELOPE_CONFIG
-
-    title: str = Field("", max_length=200, description="Le nom de ces règles maison.")
-    table: dict[str, Any] = Field(description="La table de règles du système, modifiée par le meneur.")
+# The envelope models (``HouseEntry``, ``SheetFile``, ``TableRow``, ``TableFile``) live in
+# ``sheet_app.envelopes``, imported when first used (the wording reader, the JSON Schema; ``files.SheetFile``
+# & co. still name them): the fast reader checks a well-formed file's envelope without them
+# (``_plain_envelope``), so a start that opens a sheet neither builds nor even declares them (their class
+# creation, fields collected, ~13 M instructions before the first paint: issue 15, session 7).
+_ENVELOPE_NAMES = frozenset({"HouseEntry", "SheetFile", "TableRow", "TableFile", "_Envelope", "_ENVELOPES"})
 
 
-class _Envelope(BaseModel):
-    model_config = _ENVELOPE_CONFIG
+def __getattr__(name: str) -> Any:
+    if name in _ENVELOPE_NAMES:
+        from sheet_app import envelopes
 
-    # Strict: ``1.0`` or ``true`` are not a format number.
-    format: Annotated[int, Strict(), Field(ge=FORMAT_VERSION, le=FORMAT_VERSION)] = Field(
-        description="Version du format de fichier.", json_schema_extra={"const": FORMAT_VERSION}
-    )
-    app: Version = Field("", description="Version de sheet_app qui a écrit le fichier (information).")
-    needs: Version = Field("", description="Plus ancienne version de sheet_app qui sait lire ce format.")
-    house: dict[Annotated[str, Field(max_length=40)], HouseEntry] = Field(
-        default_factory=_no_entries,
-        max_length=10,
-        description="Règles maison du document, par système : leur titre et leur table (voir docs/house-rules.md).",
-    )
-
-
-class SheetFile(_Envelope):
-    """Une fiche de personnage : un fichier ``.fiche.json``."""
-
-    kind: Literal["sheet"] = Field(description="« sheet » : une fiche.")
-    system: str = Field(max_length=40, description="Identifiant du système de règles (douaratil, d20…).")
-    sheet: dict[str, Any] = Field(description="La fiche, telle que le cœur des règles la décrit.")
-    journal: Journal = Field(default_factory=_no_items, description="Le journal de la fiche, une ligne par entrée.")
-
-
-class TableRow(BaseModel):
-    """Ce que la table note d'une fiche en plus de la fiche elle-même."""
-
-    model_config = _ENVELOPE_CONFIG
-
-    # Strict (as every number of a file): ``true`` or ``3.0`` are no initiative.
-    initiative: Annotated[int, Strict()] | None = Field(
-        None, ge=-MAX_INITIATIVE, le=MAX_INITIATIVE, description="Initiative (ou rien)."
-    )
-    note: str = Field("", max_length=MAX_NOTE, description="Note libre du meneur.")
-
-
-class TableFile(_Envelope):
-    """Une table de meneur : plusieurs fiches (PJ, PNJ, monstres) dans un fichier ``.table.json``."""
-
-    kind: Literal["table"] = Field(description="« table » : une table de meneur.")
-    title: str = Field("", max_length=MAX_TITLE, description="Titre de la table (la séance, la rencontre…).")
-    systems: list[Annotated[str, Field(max_length=40)]] = Field(
-        default_factory=_no_items, max_length=100, description="Systèmes de règles des fiches (information)."
-    )
-    sheets: list[dict[str, Any]] = Field(max_length=MAX_TABLE_SHEETS, description="Les fiches, dans l'ordre.")
-    journals: list[Journal] = Field(
-        default_factory=_no_items,
-        max_length=MAX_TABLE_SHEETS,
-        description="Le journal de chaque fiche, dans le même ordre (peut être plus court : journaux vides).",
-    )
-    rows: list[TableRow] = Field(
-        default_factory=_no_items,
-        max_length=MAX_TABLE_SHEETS,
-        description="Initiative et note de chaque fiche, dans le même ordre (peut être plus court).",
-    )
-    round: Annotated[int, Strict()] = Field(
-        0, ge=0, le=MAX_ROUND, description="Round du combat en cours (0 : pas de combat)."
-    )
-    turn: Annotated[int, Strict()] | None = Field(
-        None, ge=0, lt=MAX_TABLE_SHEETS, description="N° (à partir de 0) de la fiche dont c'est le tour."
-    )
-    started: list[Annotated[int, Strict(), Field(ge=0, lt=MAX_TABLE_SHEETS)]] = Field(
-        default_factory=_no_items,
-        max_length=MAX_TABLE_SHEETS,
-        description="N° (à partir de 0) des fiches dont le tour a commencé dans ce round.",
-    )
-    journal: Journal = Field(default_factory=_no_items, description="Le journal de la table, une ligne par entrée.")
+        return getattr(envelopes, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _names_its_system(value: Any) -> Any:
@@ -288,6 +215,8 @@ def _typed(systems: tuple[str, ...]) -> TypeAdapter[Any]:
     Gives the JSON Schema of the files. (The fast reader, ``_fast``, validates the same thing in
     parts: the envelope, then each system's sheets with their own model, cheaper than this union.)
     """
+    from sheet_app.envelopes import SheetFile, TableFile
+
     sheet_types = [rules.system(s).sheet_type for s in systems]
     sheet: Any = functools.reduce(operator.or_, sheet_types)
     if len(sheet_types) > 1:
@@ -316,8 +245,6 @@ def json_schema() -> dict[str, Any]:
     schema["$comment"] = f"Format {FORMAT_VERSION} (sheet_app {APP_VERSION})."
     return schema
 
-
-_ENVELOPES: dict[str, type[_Envelope]] = {"sheet": SheetFile, "table": TableFile}
 
 _LABELS: dict[str, str] = {
     "format": "format",
@@ -695,6 +622,8 @@ def _tight(raw: bytes) -> tuple[int, bool, int, bool]:
       UTF-8 as in the text; one apart by blanks counts too, sending the file the careful way for nothing).
     """
     tight = raw.translate(_TIGHT, b" \t\r\n")
+    if b"\\" not in tight:  # no backslash (most files): no escaped quote, no « \ud » (one ``memchr``)
+        return tight.count(b","), tight.find(_TOO_MANY_DIGITS) >= 0, tight.count(b'":'), False
     return (
         tight.count(b","),
         tight.find(_TOO_MANY_DIGITS) >= 0,
@@ -1086,6 +1015,8 @@ def _journal(value: Any, loc: Location, src: _Source, issues: _Issues) -> list[s
 
 def _envelope(data: dict[str, Any], src: _Source, issues: _Issues) -> _Envelope | None:
     """The envelope of a (migrated) file, or None with its problems in ``issues``."""
+    from sheet_app.envelopes import _ENVELOPES
+
     kind = data.get("kind")
     model = _ENVELOPES.get(kind) if isinstance(kind, str) else None
     if model is None:
@@ -1160,15 +1091,15 @@ def _values_in(value: Any, limit: int) -> int:
     return count
 
 
-@functools.cache
-def _twin_of(sheet_type: Any) -> TypeAdapter[Any]:
-    return TypeAdapter(rules.strict_types(sheet_type))
+def _twin_of(sheet_type: Any) -> Any:
+    """The validator of ``sheet_type``'s type twin (``rules.strict_validator``: its core schema written
+    directly, not generated by pydantic at the first read of a sheet, before the window's first paint)."""
+    return rules.strict_validator(sheet_type)
 
 
-@functools.cache
-def _twins_of(sheet_type: Any) -> TypeAdapter[Any]:
+def _twins_of(sheet_type: Any) -> Any:
     """A list of ``sheet_type``'s type twins: the sheets of one system checked in one call."""
-    return TypeAdapter(list[rules.strict_types(sheet_type)])  # type: ignore[misc]
+    return rules.strict_list_validator(sheet_type)
 
 
 def _errors_in(system_id: str, data: dict[str, Any]) -> int:
@@ -1417,8 +1348,12 @@ class _PlainEnvelope:
 
 
 # The fields of each envelope (known without building the models).
-_SHEET_KEYS = frozenset(SheetFile.model_fields)
-_TABLE_KEYS = frozenset(TableFile.model_fields)
+# The fields of ``SheetFile`` and ``TableFile`` (``tests/files/test_open_cost.py`` checks they are).
+_SHEET_KEYS = frozenset({"format", "app", "needs", "house", "kind", "system", "sheet", "journal"})
+_TABLE_KEYS = frozenset(
+    {"format", "app", "needs", "house", "kind", "title", "systems", "sheets", "journals", "rows", "round", "turn"}
+    | {"started", "journal"}
+)
 
 
 def _texts(value: Any, count: int, length: int) -> bool:
@@ -1545,6 +1480,8 @@ def _document_from_data(data: Any, src: _Source, repeated: bool | None, count_va
         _odd_places(data, src, issues, surrogates, repeated is not False)
         if issues:
             raise issues.bad()
+    from sheet_app.envelopes import SheetFile, TableFile
+
     data, migrated_from = _migrate(data, src)
     env = _envelope(data, src, issues)
     if env is None:
@@ -1654,7 +1591,7 @@ def _journal_json(lines: Sequence[str], indent: str) -> str:
 
 def _check_document(doc: Document) -> list[list[str]]:
     """Programming errors in a document are ``ValueError``; what the format forbids is a FileProblem."""
-    if doc.kind not in _ENVELOPES:
+    if doc.kind not in ("sheet", "table"):
         raise ValueError(f"unknown document kind {doc.kind!r}")
     if doc.kind == "sheet" and len(doc.sheets) != 1:
         raise ValueError(f"a sheet document holds exactly one sheet, not {len(doc.sheets)}")

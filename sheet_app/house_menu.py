@@ -126,7 +126,8 @@ class HouseRulesCommands(QObject):
         self.update()
 
     def _action(self, text: str, slot: Any, name: str) -> QAction:
-        action = QAction(text, self.window)
+        action = QAction(self.window)  # not QAction(text, window): it loads QIcon (issue 15)
+        action.setText(text)
         action.setObjectName(name)
         guard.connect(action.triggered, lambda _checked=False: slot())
         self.window.addAction(action)

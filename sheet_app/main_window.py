@@ -34,7 +34,7 @@ from sheet_app.controller import Autosaver, DocumentController, OpenDocument, Op
 from sheet_app.house_menu import HouseRulesCommands
 from sheet_app.print_menu import PrintCommands
 from sheet_app.settings import Settings, examples_dir
-from ui.common import guard, plain_text, prompts, wheel
+from ui.common import app_events, guard, plain_text, prompts, wheel
 from ui.common.shortcuts import WindowShortcutsWin
 from ui.sheet.sheet_view import SheetView
 
@@ -213,7 +213,7 @@ class MainWindow(QMainWindow):
     def plain_labels(self, root: QWidget | None = None) -> None:
         """What ``plain_text``'s filter does to a label when it is polished, done now to the labels under
         ``root`` (the window): the start paints its first frame before that filter is installed."""
-        for label in (root or self).findChildren(QLabel):
+        for label in app_events.wrapped(QLabel, root or self):
             if not label.property("richText") and label.textFormat() != Qt.TextFormat.PlainText:
                 label.setTextFormat(Qt.TextFormat.PlainText)
 
@@ -253,7 +253,10 @@ class MainWindow(QMainWindow):
     # --- actions and menus ----------------------------------------------------------------------------
 
     def _action(self, text: str, slot: Any, shortcut: Any = None, name: str = "") -> QAction:
-        action = QAction(text, self)
+        # ``QAction(text, parent)`` makes PySide weigh the ``QAction(icon, text, parent)`` overload first,
+        # which loads ``QIcon`` and its 157-member enums before the first paint (issue 15): same action.
+        action = QAction(self)
+        action.setText(text)
         if shortcut is not None:
             if isinstance(shortcut, list):
                 action.setShortcuts(shortcut)

@@ -16,20 +16,51 @@ Only data is read: TOML through ``tomllib``, JSON data through pydantic; no code
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass, field
 from pathlib import Path as FilePath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field, ValidationError
 
 from rules.errors import RulesetError, describe_validation_error, os_reason
-from rules.house.differences import ABSENT, Difference
-from rules.house.explain import Attribution, attribution
-from rules.house.export import export_table
-from rules.house.problems import loose_types, placed_problems, table_problems
-from rules.house.toml_text import key_lines, key_text
+from rules.record import Record, _set
 from rules.ruleset import Table, _read_table, _toml_error, shipped_text
 from rules.systems import REGISTRY, System
+
+# This package's modules (the differences, the explanations, the export, the problems of a GM's file, the TOML
+# text, the schema) are imported when first used: a start that opens a sheet without house rules has none
+# of them to run (issue 15: ~20 M instructions of every start). The first of ``rules.house.explain``,
+# ``rules.house.ABSENT``… asked for imports them (``__getattr__`` below).
+if TYPE_CHECKING:
+    from rules.house.differences import ABSENT, Difference
+    from rules.house.explain import Attribution
+    from rules.house.toml_text import key_text
+
+_LAZY = frozenset(
+    {"differences", "explain", "export", "problems", "schema", "toml_text", "ABSENT", "Difference", "key_text"}
+)
+
+
+def __getattr__(name: str) -> Any:
+    """A module of this package (``rules.house.explain``…) or a name of one (``rules.house.Difference``): the
+    package's modules are imported now, all six (they import one another)."""
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import rules.house.differences
+    import rules.house.explain
+    import rules.house.export
+    import rules.house.problems
+    import rules.house.schema
+    import rules.house.toml_text
+
+    differences = rules.house.differences
+    names = {
+        "ABSENT": differences.ABSENT,
+        "Difference": differences.Difference,
+        "key_text": rules.house.toml_text.key_text,
+    }
+    globals().update(names)  # the next lookups are plain module attributes (the modules are, once imported)
+    return names[name] if name in names else globals()[name]
+
 
 MAX_TITLE = 200
 # A rule table has a few hundred keys; a file with far more is no rule table (and is refused before
@@ -62,19 +93,30 @@ class _HouseFile(Table):
     house: HouseHeader = HouseHeader()
 
 
-@dataclass(frozen=True)
-class HouseRules:
+class HouseRules(Record):
     """The rule table a document plays by, when it is not the shipped one: its title, its system, the
     validated table, and where it was read from (``source``, for messages; not part of its identity)."""
 
+    __slots__ = ("system", "title", "table", "source")  # noqa: RUF023  (the fields, in order)
     system: str
     title: str
     table: Any
-    source: str = field(default="", compare=False)
+    source: str
+
+    def __init__(self, system: str, title: str, table: Any, source: str = "") -> None:
+        _set(self, "system", system)
+        _set(self, "title", title)
+        _set(self, "table", table)
+        _set(self, "source", source)
+
+    def _values(self) -> tuple[Any, ...]:
+        return (self.system, self.title, self.table)  # what compares and hashes: not ``source``
 
     @property
     def differences(self) -> tuple[Difference, ...]:
         """What differs from the base rules, key by key, in the schema's order."""
+        from rules.house.explain import attribution
+
         sys_ = _system(self.system)
         return attribution(sys_.ruleset_type, sys_.ruleset(), self.table).diffs
 
@@ -125,6 +167,8 @@ def export_rules(system_id: str, table: Any = None, title: str = "") -> str:
     base = sys_.ruleset()
     table = base if table is None else table
     title = title or f"Règles maison {sys_.label}"
+    from rules.house.export import export_table
+
     shipped, _ = shipped_text(system_id)
     return export_table(
         sys_.ruleset_type,
@@ -169,6 +213,8 @@ def _validate(sys_: System, data: Any, text: str | None, source: str) -> BaseMod
     problem = _size_problem(data)
     if problem is not None:
         raise HouseRulesError(source, [problem])
+    from rules.house.problems import loose_types, placed_problems
+
     model = sys_.ruleset_type
     loose = loose_types(model, data, text)
     if loose:
@@ -203,8 +249,12 @@ def parse_house_rules(system_id: str, text: str, source: str, default_title: str
     try:
         header = _HouseFile.model_validate(header_data).house
     except ValidationError as exc:
+        from rules.house.problems import table_problems
+
         raise HouseRulesError(source, table_problems(exc, _HouseFile, text)) from None
     if header.system and header.system != system_id:
+        from rules.house.toml_text import key_lines
+
         line, _ = key_lines(text).line_of((HOUSE_KEY, "system"))
         where = f"ligne {line}, " if line is not None else ""
         other = REGISTRY.get(header.system)
@@ -248,6 +298,8 @@ def house_rules_from_data(system_id: str, data: Any, source: str) -> HouseRules:
 
 def differences_of(system_id: str, table: Any) -> tuple[Difference, ...]:
     """What ``table`` changes from the shipped table of ``system_id``."""
+    from rules.house.explain import attribution
+
     sys_ = _system(system_id)
     return attribution(sys_.ruleset_type, sys_.ruleset(), table).diffs
 
@@ -258,6 +310,8 @@ def attribution_of(system_id: str, table: Any) -> Attribution | None:
     base = sys_.ruleset()
     if table is None or table is base:
         return None
+    from rules.house.explain import attribution
+
     found = attribution(sys_.ruleset_type, base, table)
     return found if found.diffs else None
 

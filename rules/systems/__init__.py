@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
 from rules.actions import Action
 from rules.info import SystemInfo
 from rules.model import Context, Derived, SheetBase
+from rules.record import Record, _set
 from rules.ruleset import Table, shipped_ruleset
 
 if TYPE_CHECKING:
@@ -31,10 +31,27 @@ AfterEdit = Callable[[Any, Any, Any, Context], Any]
 EditLine = Callable[[str, Any, Any, Any], str | None]
 
 
-@dataclass(frozen=True)
-class System:
+class System(Record):
     """Everything the facade needs to run one rule system."""
 
+    __slots__ = (  # noqa: RUF023  (the fields, in order)
+        "id",
+        "label",
+        "seed",
+        "sheet_type",
+        "ruleset_type",
+        "handlers",
+        "derive",
+        "prepare_edit",
+        "after_edit",
+        "edit_line",
+        "after_action",
+        "field_labels",
+        "demo",
+        "info",
+        "state",
+        "check",
+    )
     id: str
     label: str
     seed: str
@@ -43,26 +60,62 @@ class System:
     handlers: Mapping[type[Action], Handler]
     derive: DeriveFn
     # Called on the merged data of an ``Edit`` before validation (e.g. lower ``current`` with its maximum).
-    prepare_edit: Callable[[Any, dict[str, Any]], dict[str, Any]] | None = None
+    prepare_edit: Callable[[Any, dict[str, Any]], dict[str, Any]] | None
     # Called after a validated ``Edit``: (old sheet, new sheet, ruleset, ctx) -> sheet (clamps, notes).
-    after_edit: AfterEdit | None = None
+    after_edit: AfterEdit | None
     # Says in French what an ``Edit`` changed in a field (labels, never field ids).
-    edit_line: EditLine | None = None
+    edit_line: EditLine | None
     # Called after every action but those listed in ``keeps_open`` (e.g. closes a short rest).
-    after_action: Callable[[Any, Action], Any] | None = None
+    after_action: Callable[[Any, Action], Any] | None
     # French labels of the sheet's stored fields (a dotted key names a nested one: "magic.current"), used
     # for the journal of an ``Edit`` and for messages about a field; ``rules.errors.FIELD_LABELS`` otherwise.
-    field_labels: Mapping[str, str] = field(default_factory=dict)
-    demo: Mapping[str, Any] = field(default_factory=dict)
+    field_labels: Mapping[str, str]
+    demo: Mapping[str, Any]
     # Describes the system for the UI, from its rule table.
-    info: Callable[[Any], SystemInfo] | None = None
+    info: Callable[[Any], SystemInfo] | None
     # The health state (id, French reason) alone, as ``derive`` computes it, without the rest of
     # ``derive``: the GM table asks it of a thousand creatures after one bulk action.
-    state: Callable[[Any, Any], tuple[str, str]] | None = None
+    state: Callable[[Any, Any], tuple[str, str]] | None
     # Problems of a sheet under a rule table that pydantic alone cannot see (ids of the table, the exact
     # maximum, fields that contradict each other): (sheet, table) -> [(location, French text)]. The facade
     # runs it when a sheet is read or made and after every ``Edit`` (``rules.check_sheet``).
-    check: Callable[[Any, Any], list[tuple[tuple[str | int, ...], str]]] | None = None
+    check: Callable[[Any, Any], list[tuple[tuple[str | int, ...], str]]] | None
+
+    def __init__(
+        self,
+        id: str,
+        label: str,
+        seed: str,
+        sheet_type: type[SheetBase],
+        ruleset_type: type[Table],
+        handlers: Mapping[type[Action], Handler],
+        derive: DeriveFn,
+        prepare_edit: Callable[[Any, dict[str, Any]], dict[str, Any]] | None = None,
+        after_edit: AfterEdit | None = None,
+        edit_line: EditLine | None = None,
+        after_action: Callable[[Any, Action], Any] | None = None,
+        field_labels: Mapping[str, str] | None = None,
+        demo: Mapping[str, Any] | None = None,
+        info: Callable[[Any], SystemInfo] | None = None,
+        state: Callable[[Any, Any], tuple[str, str]] | None = None,
+        check: Callable[[Any, Any], list[tuple[tuple[str | int, ...], str]]] | None = None,
+    ) -> None:
+        _set(self, "id", id)
+        _set(self, "label", label)
+        _set(self, "seed", seed)
+        _set(self, "sheet_type", sheet_type)
+        _set(self, "ruleset_type", ruleset_type)
+        _set(self, "handlers", handlers)
+        _set(self, "derive", derive)
+        _set(self, "prepare_edit", prepare_edit)
+        _set(self, "after_edit", after_edit)
+        _set(self, "edit_line", edit_line)
+        _set(self, "after_action", after_action)
+        _set(self, "field_labels", {} if field_labels is None else field_labels)
+        _set(self, "demo", {} if demo is None else demo)
+        _set(self, "info", info)
+        _set(self, "state", state)
+        _set(self, "check", check)
 
     def ruleset(self) -> Any:
         """The shipped rule table (validated once, then cached)."""

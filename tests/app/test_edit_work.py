@@ -697,8 +697,6 @@ def test_odds_rows_that_come_together_are_placed_once(window: MainWindow, tmp_pa
     shown had the panel's layout, then the column's, place everything again inside the edit, in the
     panel's old height (the rows squeezed, then placed again; a dozen layouts of the middle column). The
     rows are shown with the panel's layout disabled, and placed once, with the column."""
-    import dataclasses
-
     from ui.sheet.odds import OddsPanel
 
     view = open_sheet(window, tmp_path, "d20")
@@ -707,7 +705,7 @@ def test_odds_rows_that_come_together_are_placed_once(window: MainWindow, tmp_pa
     found = view.vm.odds
     assert found.rolls  # the demo has a roll to show
     first = found.rolls[0]
-    many = tuple(dataclasses.replace(first, subject=i, label=f"{first.label} {i}") for i in range(7))
+    many = tuple(first.replace(subject=i, label=f"{first.label} {i}") for i in range(7))
     resized: list[QObject] = []
 
     class Sizes(QObject):
@@ -719,7 +717,7 @@ def test_odds_rows_that_come_together_are_placed_once(window: MainWindow, tmp_pa
     sizes = Sizes()
     QApplication.instance().installEventFilter(sizes)  # type: ignore[union-attr]
     try:
-        view.vm._odds = dataclasses.replace(found, rolls=many)
+        view.vm._odds = found.replace(rolls=many)
         odds.refresh()
         settle()
     finally:

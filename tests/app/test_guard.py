@@ -105,6 +105,67 @@ def test_a_guarded_slot_gets_the_arguments_a_plain_one_would() -> None:
     assert got == ["none", True, (True, 3)]
 
 
+def _signature_shape(fn: Any) -> tuple[int, int, bool]:
+    """What ``guard._shape`` answered through ``inspect.signature`` alone (before session 7)."""
+    import inspect
+
+    params = list(inspect.signature(fn).parameters.values())
+    kinds = inspect.Parameter
+    positional = [p for p in params if p.kind in (kinds.POSITIONAL_ONLY, kinds.POSITIONAL_OR_KEYWORD)]
+    required = sum(p.default is kinds.empty for p in positional)
+    return required, len(positional) - required, any(p.kind is kinds.VAR_POSITIONAL for p in params)
+
+
+class _Shapes:
+    def none(self) -> None: ...
+    def one(self, a: Any) -> None: ...
+    def opt(self, a: Any = 1, b: Any = 2) -> None: ...
+    def mixed(self, a: Any, /, b: Any, c: Any = 3, *rest: Any, d: Any = 4, **kw: Any) -> None: ...
+    def star(*args: Any) -> None: ...
+    def self_default(self: Any = None, a: Any = 1) -> None: ...
+
+
+def _deco(fn: Any) -> Any:
+    import functools
+
+    @functools.wraps(fn)
+    def inner(*args: Any) -> Any:
+        return fn(*args)
+
+    return inner
+
+
+def test_the_quick_slot_shape_is_what_inspect_signature_says() -> None:
+    """``guard._shape`` reads a plain function's or method's code object (a start connects ~110 slots:
+    ``inspect.signature`` cost ~0.3 ms each, issue 15); it must answer as ``inspect.signature`` did, and
+    leave to it what is not plain (a decorated function, a partial, a builtin, a callable object)."""
+    import functools
+
+    obj = _Shapes()
+    plain = [
+        lambda: None,
+        lambda a: None,
+        lambda a, b=1: None,
+        lambda *a: None,
+        lambda a, *b, c=1: None,
+        lambda a=1, /, b=2: None,
+        obj.none,
+        obj.one,
+        obj.opt,
+        obj.mixed,
+        obj.self_default,
+        _Shapes.mixed,
+        _signature_shape,
+    ]
+    for fn in plain:
+        assert guard._code_shape(fn) is not None, fn
+        assert guard._code_shape(fn) == _signature_shape(fn) == guard._shape(fn), fn
+    others = [obj.star, _deco(lambda a, b: None), functools.partial(lambda a, b: None, 1), print, Emitter().deleteLater]
+    for fn in others:
+        assert guard._code_shape(fn) is None, fn
+    assert guard._shape(_deco(lambda a, b: None)) == (2, 0, False)  # through ``__wrapped__``, as before
+
+
 def test_a_slot_that_raises_is_logged_and_told_in_french(
     qtbot: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -12,6 +12,7 @@ table's summaries) is imported when first asked for; the shipped tables are read
 """
 
 from __future__ import annotations
+import __future__
 
 import importlib.resources
 import json
@@ -38,6 +39,19 @@ stand_in.get_plugins = lambda: ()
 sys.modules[stand_in.__name__] = stand_in
 
 import pydantic
+import dataclasses
+
+made = []  # the dataclasses the rules make (each execs its generated methods: ~4 M instructions)
+_process_class = dataclasses._process_class
+
+
+def _logged(cls, *args, **kwargs):
+    if cls.__module__.split(".")[0] == "rules":
+        made.append(cls.__module__ + "." + cls.__qualname__)
+    return _process_class(cls, *args, **kwargs)
+
+
+dataclasses._process_class = _logged
 
 
 def built():
@@ -62,6 +76,11 @@ data = json.loads(rules.sheet_to_json(rules.demo_sheet(system_id)))
 rules.sheet_from_data(data, table, strict=True)
 report["sheet"] = built()
 report["resources"] = "importlib.resources" in sys.modules
+sheet = rules.sheet_from_data(data, table)
+rules.derive(sheet, table), rules.describe(system_id, table)
+rules.sheet_odds(sheet, table), rules.countdowns(sheet, table)
+report["dataclasses"] = made
+report["opened"] = sorted(m for m in sys.modules if m.startswith("rules."))
 print(json.dumps(report))
 """
 
@@ -104,6 +123,32 @@ def test_opening_a_sheet_builds_its_sheet_and_table_models_only(system_id: str) 
     table_model = {m for m in OPENED[system_id] if ".table." in m}
     assert set(report["table"]) - {HOUSE} == defaults | table_model
     assert set(report["sheet"]) - {HOUSE} == defaults | OPENED[system_id]
+
+
+@pytest.mark.parametrize("system_id", sorted(OPENED))
+def test_opening_a_sheet_makes_no_dataclass_and_imports_no_house_rules_module(system_id: str) -> None:
+    """A dataclass execs the source of its methods when its class is made (~4 M instructions each, issue 15):
+    the rules' records are ``rules.record.Record``s. The modules of ``rules.house`` (differences,
+    explanations, export, problems of a GM's file) load when house rules are first used."""
+    report = _report(system_id)
+    assert report["dataclasses"] == []
+    assert [m for m in report["opened"] if m.startswith("rules.house.")] == []
+
+
+def test_the_house_rules_modules_come_when_asked_for() -> None:
+    """``rules.house``'s modules and the names it exports from them are theirs, however reached."""
+    differences = importlib.import_module("rules.house.differences")
+    toml_text = importlib.import_module("rules.house.toml_text")
+    assert rules.house.differences is differences and rules.house.toml_text is toml_text
+    assert rules.Difference is rules.house.Difference is differences.Difference
+    assert rules.house.ABSENT is differences.ABSENT and rules.house.key_text is toml_text.key_text
+    for name in ("explain", "export", "problems", "schema"):
+        assert getattr(rules.house, name) is importlib.import_module(f"rules.house.{name}")
+    from rules.house import ABSENT, Difference, explain
+
+    assert (ABSENT, Difference, explain) == (differences.ABSENT, differences.Difference, rules.house.explain)
+    with pytest.raises(AttributeError, match=r"^module 'rules.house' has no attribute 'nope'$"):
+        rules.house.nope  # noqa: B018
 
 
 def test_import_rules_leaves_the_gm_table_and_importlib_resources_out() -> None:
@@ -187,3 +232,23 @@ def test_a_model_class_lacks_a_name_as_any_class_does() -> None:
     assert getattr(sheet_type, "nope", 5) == 5 and not hasattr(sheet_type, "nope")
     assert "current" in sheet_type.model_fields and sheet_type.__private_attributes__ == {}
     assert sheet_type.model_validate(rules.sheet_to_data(rules.demo_sheet("douaratil"))).system == "douaratil"
+
+
+# The modules that declare pydantic models (a system's rule table, sheet and actions; the shared actions): their
+# annotations are objects, not text. Under ``from __future__ import annotations`` pydantic compiles and
+# evaluates every field's annotation text when it makes each model class (~15 M instructions of a system's
+# first use, issue 15).
+DECLARATIONS = ["rules.actions"] + [
+    f"rules.systems.{system_id}.{part}" for system_id in OPENED for part in ("table", "sheet", "actions")
+]
+
+
+@pytest.mark.parametrize("name", DECLARATIONS)
+def test_model_declarations_keep_their_annotations_as_objects(name: str) -> None:
+    module = importlib.import_module(name)
+    assert getattr(module, "annotations", None) is not __future__.annotations
+    models = [m for m in vars(module).values() if isinstance(m, type) and issubclass(m, pydantic.BaseModel)]
+    models = [m for m in models if m.__module__ == name]
+    assert models
+    for model in models:
+        assert not any(isinstance(a, str) for a in model.__annotations__.values()), model

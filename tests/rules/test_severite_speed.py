@@ -10,9 +10,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
+
 import rules
 from rules import table as rtable
-from rules.systems.severite import InflictWound
+from rules.systems.severite import InflictWound, SupernaturalHealing
 
 
 def sheet_with(*wounds: tuple[int, str, int]) -> Any:
@@ -199,3 +201,119 @@ def test_with_rising_numbers_the_next_wound_follows_the_highest_left_not_the_fir
     healed = heal(sheet, 3).sheet
     assert [w.id for w in healed.wounds] == [1, 2]
     assert new_wound_id(healed) == 3
+
+
+# Session 7: the figures keep the ranks sorted up, and the ranks a hit adds apart until a heal sorts them in.
+
+
+def test_a_heal_after_a_lighter_hit_still_lowers_the_heaviest_wound() -> None:
+    """« En fonction de son niveau de réussite, cette Action accordera le retrait de cran de Trauma. » A Grave
+    wound (n° 1, 3 notches), then a Légère one lands (n° 2, lighter, numbered higher): one notch of care comes
+    off the Grave (the heaviest first), not off the latest wound; a second hit and care keep to that order."""
+    hurt = rules.apply(sheet_with((1, "grave", 3)), InflictWound(grade="legere", tenacity_test=False)).sheet
+    out = heal(hurt, 1)
+    assert [(w.id, w.notches) for w in out.sheet.wounds] == [(1, 2), (2, 1)]
+    assert out.log == ("Soins surnaturels : 1 cran de Trauma retirés (4 → 3).",)
+    again = rules.apply(out.sheet, InflictWound(grade="legere", tenacity_test=False)).sheet
+    assert [(w.id, w.notches) for w in heal(again, 2).sheet.wounds] == [(2, 1), (3, 1)]
+
+
+def test_care_leaves_a_wound_that_holds_no_notch() -> None:
+    """« Pour qu’une Blessure puisse guérir, il est nécessaire que celle-ci soit traitée ». A wound brought to 0
+    notches by adrenaline stays on the sheet until treated: supernatural care of more notches than the gauge
+    holds heals the wound that held one and leaves that one alone (nothing to take from it)."""
+    out = heal(sheet_with((1, "legere", 0), (2, "legere", 1)), 3)
+    assert [(w.id, w.notches) for w in out.sheet.wounds] == [(1, 0)]
+    assert out.log == (
+        "Blessure n° 2 Légère guérie.",
+        "Soins surnaturels : 1 cran de Trauma retirés (1 → 0).",
+    )
+
+
+def test_care_of_a_targeted_wound_then_plain_care_takes_the_heaviest_left() -> None:
+    """« Ainsi une Blessure ciblée pourra guérir d’autant plus rapidement. » Care aimed at the Grave n° 2 (an
+    Efficace success: 3 notches) heals it; plain care of one notch after it heals the latest Légère (n° 3), the
+    heaviest left (the Grave gone from the gauge's order, not taken a second time)."""
+    sheet = sheet_with((1, "legere", 1), (2, "grave", 3), (3, "legere", 1))
+    aimed = rules.apply(sheet, SupernaturalHealing(success_level="efficace", wound_id=2), random.Random(0))
+    assert [w.id for w in aimed.sheet.wounds] == [1, 3]
+    out = heal(aimed.sheet, 1)
+    assert [(w.id, w.notches) for w in out.sheet.wounds] == [(1, 1)]
+    assert out.log[0] == "Blessure n° 3 Légère guérie."
+
+
+def test_a_state_taken_off_by_hand_takes_its_own_length_with_it() -> None:
+    """« Vous resterez en piste mais incapacité momentanément par la douleur jusqu’à la fin du prochain tour. »
+    Tourmenté and Stoïque both put for their turns: Tourmenté taken off by hand ends its own count of turns, and
+    Stoïque keeps its own (then it goes too, and no count is left)."""
+    sheet = sheet_with((1, "legere", 1))
+    for cid in ("tourmente", "stoique"):
+        sheet = rules.apply(sheet, rules.SetCondition(condition=cid)).sheet
+    assert sorted(t.condition for t in sheet.turn_timers) == ["stoique", "tourmente"]
+    off = rules.apply(sheet, rules.SetCondition(condition="tourmente", active=False))
+    assert off.log == ("État Tourmenté retiré.",)
+    assert off.sheet.conditions == ("stoique",)
+    assert [t.condition for t in off.sheet.turn_timers] == ["stoique"]
+    gone = rules.apply(off.sheet, rules.SetCondition(condition="stoique", active=False)).sheet
+    assert (gone.conditions, gone.turn_timers) == ((), ())
+
+
+def test_a_dead_character_is_neither_healed_nor_given_a_state() -> None:
+    """« Quand elle est infligée sur une zone vitale elle peut tuer sur le coup, purement et simplement. » The
+    character dead, supernatural care and a state put by hand are refused, in French, and change nothing; a state
+    taken off is still told (nothing there to take off)."""
+    dead = sheet_with((1, "legere", 1)).model_copy(update={"dead": True})
+    for action, what in (
+        (rules.Heal(amount=1, magical=True), "soigner"),
+        (rules.SetCondition(condition="tourmente"), "changer d'état"),
+    ):
+        with pytest.raises(rules.Refused) as refused:
+            rules.apply(dead, action, random.Random(0))
+        assert str(refused.value) == f"Ysolde n'est plus en vie : {what} impossible."
+    off = rules.apply(dead, rules.SetCondition(condition="tourmente", active=False))
+    assert off.log == ("Tourmenté : n'était pas en place.",)
+
+
+def test_a_state_put_under_a_house_table_lasts_that_tables_turns() -> None:
+    """« Vous resterez en piste mais incapacité momentanément par la douleur jusqu’à la fin du prochain tour. »
+    Tourmenté lasts 2 ends of turn under the shipped table, 1 under a house table that says so, 3 under another:
+    each sheet gets its own table's length, whichever was put before (the timers built are shared)."""
+    rs = rules.ruleset("severite")
+    lengths = []
+    for turns in (None, 1, 3, None):
+        table = None
+        if turns is not None:
+            tourmente = rs.conditions["tourmente"].model_copy(update={"turns": turns})
+            table = rs.model_copy(update={"conditions": {**rs.conditions, "tourmente": tourmente}})
+        out = rules.apply(sheet_with(), rules.SetCondition(condition="tourmente"), rules_table=table)
+        lengths.append([(t.condition, t.turns) for t in out.sheet.turn_timers])
+    assert lengths == [[("tourmente", 2)], [("tourmente", 1)], [("tourmente", 3)], [("tourmente", 2)]]
+
+
+def test_a_common_hit_then_care_heals_the_new_wound_first() -> None:
+    """« En fonction de son niveau de réussite, cette Action accordera le retrait de cran de Trauma. » A common hit
+    (Sévérité 3: a Légère wound on the right arm, the hit's flat path) beside an older Légère: one notch of care
+    heals the new one (n° 2, the latest among equals), its notch counted in the gauge's order."""
+    hit = rules.apply(sheet_with((1, "legere", 1)), rules.Damage(amount=3, body_part="bras_droit"), random.Random(0))
+    assert [(w.id, w.grade, w.notches) for w in hit.sheet.wounds] == [(1, "legere", 1), (2, "legere", 1)]
+    out = heal(hit.sheet, 1)
+    assert [w.id for w in out.sheet.wounds] == [1]
+    assert out.log[0] == "Blessure n° 2 Légère (bras droit) guérie."
+
+
+# Session 7: a hit grows the wound figures' lists in place; a second hit on the same sheet must not.
+
+
+def test_two_hits_on_one_sheet_each_heal_their_own_wound() -> None:
+    """« En fonction de son niveau de réussite, cette Action accordera le retrait de cran de Trauma. » One sheet hit
+    twice from the same state (two branches: a Légère, then instead a Grave): healing three notches of the second
+    takes its Grave wound away, as it would on a sheet never hit before (the first hit's wound is not on it)."""
+    sheet = sheet_with((1, "legere", 1))
+    first = rules.apply(sheet, rules.Damage(amount=3, body_part="bras_droit"), random.Random(0)).sheet
+    second = rules.apply(sheet, rules.Damage(amount=6, body_part="torse"), random.Random(0)).sheet
+    assert [w.grade for w in first.wounds] == ["legere", "legere"]
+    out = heal(second, 3)
+    assert out.log[0] == "Blessure n° 2 Grave (torse) guérie."
+    assert [(w.id, w.grade) for w in out.sheet.wounds] == [(1, "legere")]
+    again = heal(first, 1)
+    assert [(w.id, w.body_part) for w in again.sheet.wounds] == [(1, None)]

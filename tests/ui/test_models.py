@@ -170,6 +170,14 @@ def test_condition_model_tree_and_ticks(qtmodeltester: Any) -> None:
     c = model.index(0, 0, model.index(1, 0))
     assert model.data(c, Qt.ItemDataRole.CheckStateRole) == Qt.CheckState.Checked
     assert not model.flags(c) & Qt.ItemFlag.ItemIsEnabled
+    # Exactly these flags (combined once for every row since session 7): greyed and ticked, or checkable.
+    flag = Qt.ItemFlag
+    assert model.flags(c) == flag.ItemIsSelectable | flag.ItemNeverHasChildren
+    assert (
+        model.flags(a)
+        == flag.ItemIsSelectable | flag.ItemNeverHasChildren | flag.ItemIsEnabled | flag.ItemIsUserCheckable
+    )
+    assert model.flags(g1) == flag.ItemIsEnabled
     assert not model.setData(c, Qt.CheckState.Unchecked, Qt.ItemDataRole.CheckStateRole)
     qtmodeltester.check(model)
     del watcher

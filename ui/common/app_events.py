@@ -19,7 +19,8 @@ from typing import TypeVar
 
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QHelpEvent, QKeyEvent, QWheelEvent
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtWidgets import QApplication, QLabel, QLayout, QWidget
+from shiboken6 import getAllValidWrappers
 
 W = TypeVar("W", bound=QWidget)
 
@@ -96,19 +97,60 @@ def hub(app: QApplication | None = None) -> AppEvents:
 
 
 def existing(kind: type[W]) -> list[W]:
-    """Every widget of class ``kind`` the application has now (``QApplication.allWidgets()`` filtered),
-    found under its top-level widgets with ``findChildren`` (a widget may be listed twice).
+    """Every widget of class ``kind`` the application has now: the ones Python holds (``wrapped``),
+    not a walk of every object of every window (issue 15, session 7).
 
     ``allWidgets()`` hands Python every widget Qt made in C++ (a tab's close button, a line edit's
     clear button…) through a ``QWidget *``: PySide then searches every subclass of ``QWidget`` for its
-    class and loads every widget class not loaded yet (~45 enum classes, in the pass right after a
-    start's first paint: issue 15, session 6). ``findChildren`` takes each object's class from its
-    meta-object instead."""
-    app = QApplication.instance()
-    assert isinstance(app, QApplication)
+    class and loads every widget class not loaded yet (~45 enum classes). ``findChildren`` converts
+    every object under each window to Python (a spin box's validator, a tab widget's stacked layout, a
+    combo box's list view, a style's animations…): the first walk of a start loads their classes
+    (~10 of them, ~20 ms), none of which a label or a box is."""
+    return wrapped(kind)
+
+
+def wrapped(kind: type[W], root: QWidget | None = None) -> list[W]:
+    """The widgets of class ``kind`` Python already holds a wrapper for (under ``root``, not ``root``
+    itself, when given), and the labels a form layout held by Python made in C++ for its rows
+    (``QFormLayout.addRow(text, field)``): every label and box this app's windows have, without a
+    walk that hands Python every object of the window (``findChildren``; ``test_startup_paint``
+    compares the two on each demo sheet and the welcome page)."""
     found: list[W] = []
-    for top in app.topLevelWidgets():
-        if isinstance(top, kind):
-            found.append(top)
-        found.extend(top.findChildren(kind))
+    forms: list[QLayout] = []
+    labels = issubclass(QLabel, kind)
+    for obj in getAllValidWrappers():
+        if isinstance(obj, kind):
+            if root is None or _under(obj, root):
+                found.append(obj)
+        elif labels and isinstance(obj, QLayout) and obj.inherits("QFormLayout"):
+            forms.append(obj)
+    if forms:
+        # A form layout Python made: its class is loaded already (no enum made here for nothing).
+        from PySide6.QtWidgets import QFormLayout
+
+        known = {id(widget) for widget in found}
+        for form in forms:
+            assert isinstance(form, QFormLayout)
+            for row in range(form.rowCount()):
+                item = form.itemAt(row, QFormLayout.ItemRole.LabelRole)
+                label = item.widget() if item is not None else None
+                if isinstance(label, kind) and id(label) not in known:
+                    if root is None or _under(label, root):
+                        known.add(id(label))
+                        found.append(label)
     return found
+
+
+def _under(widget: QWidget, root: QWidget) -> bool:
+    """Whether ``root`` is a parent of ``widget`` at any level (``findChildren``'s answer: across
+    windows too, where ``isAncestorOf`` stops)."""
+    if root.isAncestorOf(widget):
+        return True
+    if widget.window() is root.window():
+        return False
+    parent = widget.parentWidget()
+    while parent is not None:
+        if parent is root:
+            return True
+        parent = parent.parentWidget()
+    return False

@@ -4,12 +4,18 @@ what happened, the dice in grey italics, the GM's lines in purple italics. One d
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QRectF, QSize, Qt
-from PySide6.QtGui import QAbstractTextDocumentLayout, QFont, QPainter, QPalette, QPixmap, QTextDocument
-from PySide6.QtWidgets import QAbstractItemView, QStyledItemDelegate, QStyleOptionViewItem, QWidget
+from PySide6.QtGui import QFont, QPainter, QPalette, QPixmap
+from PySide6.QtWidgets import QAbstractItemView, QStyledItemDelegate, QWidget
 
 import rules
 from ui.common.titles import CLOCK_SEPARATOR
+
+if TYPE_CHECKING:
+    from PySide6.QtGui import QTextDocument
+    from PySide6.QtWidgets import QStyleOptionViewItem
 
 DICE_PREFIX = "Dés : "
 MARGIN = 4
@@ -83,6 +89,10 @@ class JournalDelegate(QStyledItemDelegate):
         key = (text, width, self._font_key(option.font))
         doc = self._documents.get(key)
         if doc is None:
+            # With the first entry measured, as ``QStyleOptionViewItem``: an empty journal (a new sheet, the
+            # four demos) is painted without their 13 enum classes (issue 15).
+            from PySide6.QtGui import QTextDocument
+
             # Parented to the delegate: Qt deletes what is left with the view, before the application.
             doc = QTextDocument(self)
             doc.setDefaultFont(option.font)
@@ -157,7 +167,8 @@ class JournalDelegate(QStyledItemDelegate):
         """The entry in ``option.rect``; ``shown`` (the viewport's rectangle, in the same coordinates):
         the text is laid out only where it meets ``shown`` (the lines wholly outside it are not drawn,
         the others are drawn whole: the same pixels where the viewport shows them)."""
-        from PySide6.QtWidgets import QStyle
+        from PySide6.QtGui import QAbstractTextDocumentLayout
+        from PySide6.QtWidgets import QStyle, QStyleOptionViewItem
 
         opt = QStyleOptionViewItem(option)
         self.initStyleOption(opt, index)
@@ -196,6 +207,8 @@ class JournalDelegate(QStyledItemDelegate):
         if size is None:
             if len(self._heights) > CACHE_LIMIT:
                 self._heights.clear()
+            from PySide6.QtWidgets import QStyleOptionViewItem
+
             opt = QStyleOptionViewItem(option)
             opt.rect.setWidth(width)
             doc = self._document(opt, index)

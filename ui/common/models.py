@@ -282,6 +282,20 @@ class ConditionGroup:
     items: list[ConditionItem] = field(default_factory=list)
 
 
+# A state's row flags (ticked and greyed, or checkable), combined on the first row asked for, then kept
+# (issue 15: ``Flag.__or__`` is Python's ``enum``, a class call and a member lookup each: ~100 of them
+# per sheet built when each row's flags were combined again).
+_row_flags: tuple[Qt.ItemFlag, Qt.ItemFlag] | None = None
+
+
+def _flags_of_rows() -> tuple[Qt.ItemFlag, Qt.ItemFlag]:
+    global _row_flags
+    if _row_flags is None:
+        implied = Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
+        _row_flags = implied, implied | Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable
+    return _row_flags
+
+
 class ConditionModel(QAbstractItemModel):
     """The system's states grouped as the seed groups them (a two-level tree: groups, then states).
 
@@ -373,11 +387,11 @@ class ConditionModel(QAbstractItemModel):
         item = self._item(index)
         if item is None:
             return Qt.ItemFlag.ItemIsEnabled
-        base = Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
+        implied, checkable = _row_flags or _flags_of_rows()
         if item.implied_by:
             # Shown ticked and greyed: it comes from another state and goes with it.
-            return base
-        return base | Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable
+            return implied
+        return checkable
 
     def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():

@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QCoreApplication, QStandardPaths, Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -291,6 +291,8 @@ TEXT_FILTER = "Texte (*.txt);;Tous les fichiers (*)"
 
 def documents_folder() -> Path:
     """The user's documents folder (their home if there is none)."""
+    from PySide6.QtCore import QStandardPaths  # with the first export (issue 15: 2 enum classes)
+
     found = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
     folder = Path(found) if found else Path.home()
     return folder if folder.is_dir() else Path.home()

@@ -7,7 +7,7 @@ the labels of the rule table; the rules decide everything else.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, QItemSelectionModel, Qt
 from PySide6.QtWidgets import (
@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QPushButton,
-    QStyleOptionViewItem,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -32,6 +31,9 @@ from ui.common.steady import set_tip
 from ui.common.texts import fmt_signed, tr_const
 from ui.sheet.odds import tooltip, words
 from ui.sheet.viewmodel import Changes, SheetViewModel
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QStyleOptionViewItem
 
 # Columns of the wound table: name, grade, effect, care, healing, note.
 HEALING = 4
@@ -267,6 +269,10 @@ class WoundsTable(QTableView):
             width = widths.get(key)
             if width is None:
                 if option is None:
+                    # With the first wound measured: a sheet without wounds is painted without its class
+                    # and those of ``QStyleOption`` (8 enum classes, issue 15).
+                    from PySide6.QtWidgets import QStyleOptionViewItem
+
                     option = QStyleOptionViewItem()
                     self.initViewItemOption(option)
                 index = model.index(at, column)

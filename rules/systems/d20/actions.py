@@ -1,7 +1,5 @@
 """d20 actions of its own (beyond the common ones of ``rules.actions``)."""
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import Field, field_validator

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
+from rules import record
 from rules.labels import ABILITIES, ABILITY_LABELS
 from rules.model import (
     MAX_POINTS,
@@ -19,6 +19,7 @@ from rules.model import (
     plural,
     signed,
 )
+from rules.record import _set
 from rules.ruleset import per_table
 from rules.systems.d20.sheet import RECOVERY_LABELS, SYSTEM_ID, D20Sheet
 from rules.systems.d20.table import D20Rules
@@ -35,11 +36,41 @@ Record = tuple[Any, Any, str, int, Any, int, int, bool]
 SETTLED: list[Record] = [(None, None, "", 0, None, 0, 0, False)]
 
 
-@dataclass(frozen=True, slots=True)
-class Figures:
+class Figures(record.Record):
     """The numbers of a rule table that every action reads, read once per table (issue 15): a pydantic
     model's attribute costs several times a plain one's, and ``_settle`` reads a dozen after every action."""
 
+    __slots__ = (  # noqa: RUF023  (the fields, in order)
+        "table",
+        "zero",
+        "death_at",
+        "death_constitution",
+        "minus_constitution",
+        "count_temporary",
+        "absorb_nonlethal",
+        "changes_pv",
+        "ability_base",
+        "ability_step",
+        "min_pv_per_level",
+        "hour",
+        "first_dying_roll",
+        "assisted_first_roll",
+        "alone_interval",
+        "alone_first_daily_roll",
+        "nonlethal_recovers",
+        "massive_threshold",
+        "massive_nonlethal",
+        "damage_breaks_stability",
+        "heal_spell_min",
+        "healing_removes_any",
+        "rest_removes",
+        "wounds_heal_at_full",
+        "wounds_heal_by_magic",
+        "state_labels",
+        "state_effects",
+        "condition_labels",
+        "settable",
+    )
     table: D20Rules
     zero: int  # thresholds.disabled_at: « À 0 point de vie, l'aventurier est mis hors de combat »
     death_at: int
@@ -69,6 +100,68 @@ class Figures:
     state_effects: dict[str, str]
     condition_labels: dict[str, str]
     settable: frozenset[str]  # the conditions a user may put on by hand
+
+    def __init__(
+        self,
+        table: D20Rules,
+        zero: int,
+        death_at: int,
+        death_constitution: int,
+        minus_constitution: bool,
+        count_temporary: bool,
+        absorb_nonlethal: bool,
+        changes_pv: bool,
+        ability_base: int,
+        ability_step: int,
+        min_pv_per_level: int,
+        hour: int,
+        first_dying_roll: int,
+        assisted_first_roll: int,
+        alone_interval: int,
+        alone_first_daily_roll: int,
+        nonlethal_recovers: bool,
+        massive_threshold: int,
+        massive_nonlethal: bool,
+        damage_breaks_stability: bool,
+        heal_spell_min: int,
+        healing_removes_any: bool,
+        rest_removes: bool,
+        wounds_heal_at_full: bool,
+        wounds_heal_by_magic: bool,
+        state_labels: dict[str, str],
+        state_effects: dict[str, str],
+        condition_labels: dict[str, str],
+        settable: frozenset[str],
+    ) -> None:
+        _set(self, "table", table)
+        _set(self, "zero", zero)
+        _set(self, "death_at", death_at)
+        _set(self, "death_constitution", death_constitution)
+        _set(self, "minus_constitution", minus_constitution)
+        _set(self, "count_temporary", count_temporary)
+        _set(self, "absorb_nonlethal", absorb_nonlethal)
+        _set(self, "changes_pv", changes_pv)
+        _set(self, "ability_base", ability_base)
+        _set(self, "ability_step", ability_step)
+        _set(self, "min_pv_per_level", min_pv_per_level)
+        _set(self, "hour", hour)
+        _set(self, "first_dying_roll", first_dying_roll)
+        _set(self, "assisted_first_roll", assisted_first_roll)
+        _set(self, "alone_interval", alone_interval)
+        _set(self, "alone_first_daily_roll", alone_first_daily_roll)
+        _set(self, "nonlethal_recovers", nonlethal_recovers)
+        _set(self, "massive_threshold", massive_threshold)
+        _set(self, "massive_nonlethal", massive_nonlethal)
+        _set(self, "damage_breaks_stability", damage_breaks_stability)
+        _set(self, "heal_spell_min", heal_spell_min)
+        _set(self, "healing_removes_any", healing_removes_any)
+        _set(self, "rest_removes", rest_removes)
+        _set(self, "wounds_heal_at_full", wounds_heal_at_full)
+        _set(self, "wounds_heal_by_magic", wounds_heal_by_magic)
+        _set(self, "state_labels", state_labels)
+        _set(self, "state_effects", state_effects)
+        _set(self, "condition_labels", condition_labels)
+        _set(self, "settable", settable)
 
 
 def _read(rs: D20Rules) -> Figures:

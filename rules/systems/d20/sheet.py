@@ -1,7 +1,5 @@
 """d20 sheet: the stored fields of a character (seed 001) and their French labels."""
 
-from __future__ import annotations
-
 from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator, model_validator
@@ -171,7 +169,7 @@ class D20Sheet(SheetBase):
         return value
 
     @model_validator(mode="after")
-    def _coherent(self) -> D20Sheet:
+    def _coherent(self) -> "D20Sheet":
         # What needs the rule table (the exact maximum, the ids of states and body parts…) is checked by
         # ``check.check_sheet`` when a sheet is read, after an edit and (in the tests) after every action.
         ids = [w.id for w in self.wounds]

@@ -1,7 +1,5 @@
 """d20 rule table schema: what ``resources/rulesets/d20.toml`` holds, validated on load."""
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import Field, model_validator
@@ -47,7 +45,7 @@ class ThresholdRules(Table):
     """La mort vient à moins la valeur de Constitution au lieu de death_at (true), comme dans la graine 002."""
 
     @model_validator(mode="after")
-    def _ordered(self) -> ThresholdRules:
+    def _ordered(self) -> "ThresholdRules":
         if self.death_at >= self.disabled_at:
             raise ValueError("death_at doit être inférieur à disabled_at")
         return self
@@ -183,7 +181,7 @@ class ResurrectionRules(Table):
     """Procédures de résurrection et leur description (ritual, quick, resurrection_supreme, souhait)."""
 
     @model_validator(mode="after")
-    def _all_procedures(self) -> ResurrectionRules:
+    def _all_procedures(self) -> "ResurrectionRules":
         missing = [p for p in ("ritual", "quick", "resurrection_supreme", "souhait") if p not in self.procedures]
         if missing:
             raise ValueError("resurrection.procedures doit nommer " + ", ".join(missing))
@@ -244,7 +242,7 @@ class D20Rules(Table):
     """États (conditions)."""
 
     @model_validator(mode="after")
-    def _references(self) -> D20Rules:
+    def _references(self) -> "D20Rules":
         check_time_units(self.time_units, ("round", "hour", "day", "night", "full_day"))
         for unit, seconds in self.time_units.items():
             if seconds <= 0:

@@ -1,7 +1,5 @@
 """Segments-specific actions (fatigue, standing up, surprise, harm from the world)."""
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import Field

@@ -1,8 +1,6 @@
 """Segments sheet: the stored fields of a character, reductions and resistances as the player writes
 them, and the checks every stored sheet passes (on load, on ``Edit`` and after every action)."""
 
-from __future__ import annotations
-
 import functools
 import re
 from collections.abc import Callable, Mapping
@@ -265,7 +263,7 @@ class SegmentsSheet(SheetBase):
         return tuple(result)
 
     @model_validator(mode="after")
-    def _coherent(self, info: ValidationInfo) -> SegmentsSheet:
+    def _coherent(self, info: ValidationInfo) -> "SegmentsSheet":
         problems = sheet_problems(self, rules_table(info))
         if problems:
             raise ValueError(" ; ".join(problems))

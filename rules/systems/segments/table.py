@@ -1,7 +1,5 @@
 """Segments rule table: the pydantic schema of ``resources/rulesets/segments.toml``."""
 
-from __future__ import annotations
-
 import functools
 import re
 from typing import Any, Literal
@@ -320,7 +318,7 @@ class SegmentsRules(Table):
     """États (conditions) et leurs effets chiffrés."""
 
     @model_validator(mode="after")
-    def _references(self) -> SegmentsRules:
+    def _references(self) -> "SegmentsRules":
         for unit in ("segment", "turn", "hour", "day"):
             if self.time_units.get(unit, 0) < 1:
                 raise ValueError(f"time_units.{unit} doit exister et valoir au moins 1 seconde")
@@ -368,7 +366,7 @@ class SegmentsRules(Table):
         return self.time_units["turn"] // self.time_units["segment"]
 
     @functools.cached_property
-    def memo(self) -> Memo:
+    def memo(self) -> "Memo":
         """What the rules compute again and again from this table and a few fields of a sheet (per table)."""
         return Memo(self)
 

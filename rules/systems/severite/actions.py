@@ -1,7 +1,5 @@
 """Sévérité's own actions (the common ones live in ``rules.actions``)."""
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import Field

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, insort
 from collections.abc import Callable, Iterable
 from itertools import islice
 from operator import attrgetter, lt
@@ -10,8 +10,16 @@ from operator import attrgetter, lt
 from rules.errors import Refused
 from rules.model import Context, _new, _set_dict, _set_extra, _set_fields_set, _set_private, construct, evolve, signed
 from rules.ruleset import per_table
-from rules.systems.severite.sheet import MAX_SEQUEL, MAX_SEQUELS, MAX_WOUND_ID, SeveriteSheet, TurnTimer, Wound
-from rules.systems.severite.table import SeveriteRules
+from rules.systems.severite.sheet import (
+    MAX_SEQUEL,
+    MAX_SEQUELS,
+    MAX_WOUND_ID,
+    Equipment,
+    SeveriteSheet,
+    TurnTimer,
+    Wound,
+)
+from rules.systems.severite.table import SeveriteRules, WoundGrade
 
 _NOTCHES = attrgetter("notches")
 _ID = attrgetter("id")
@@ -21,33 +29,64 @@ _IGNORED = attrgetter("ignored")
 # number: ``notches * _RANK + id`` (ids are 1…MAX_WOUND_ID, so the notches decide first, then the id).
 _RANK = MAX_WOUND_ID + 1
 
-# What a tuple of wounds holds, by the tuple's identity: (the tuple, its notches, its highest id, the ids and
-# the ranks of its wounds in its order, how many of them are ignored (« Inébranlable »), whether the ids rise
-# strictly along the tuple). Sheets and their wounds are immutable and each action starts from the sheet the
-# last one gave, so the figures of 30+ wounds are read once per tuple instead of at every action (issue 15: a
-# pydantic attribute read is slow, and the gauge lowered sorted every wound by them); a handler that builds a
-# new tuple from a known one tells its figures (``_remember_figures``). The entry holds the tuple: its id
-# cannot be reused while it is here. Rising ids (what hits make: each new wound takes the highest number + 1,
-# at the end; a heal only takes wounds out) let the gauge lowered find a wound by bisection and the highest
-# number at the end (issue 15, session 6: ``list.index`` and ``max`` cost ~120-190 instructions a wound).
-Figures = tuple[tuple[Wound, ...], int, int, list[int], list[int], int, bool]
+# What a tuple of wounds holds, by the tuple's identity: (the tuple, its notches, its highest id, the ranks of its
+# wounds sorted up (a list never changed once kept), the ranks of wounds added since (hits: a few, in a tuple),
+# how many of them are ignored (« Inébranlable »), whether the ids rise strictly along the tuple). Sheets and
+# their wounds are immutable and each action starts from the sheet the last one gave, so the figures of 30+
+# wounds are read once per tuple instead of at every action (issue 15: a pydantic attribute read is slow, and the
+# gauge lowered sorted every wound by them); a handler that builds a new tuple from a known one tells its figures
+# (``_remember_figures``, ``_grown``). The entry holds the tuple: its id cannot be reused while it is here.
+# Rising ids (what hits make: each new wound takes the highest number + 1, at the end; a heal only takes wounds
+# out) let the gauge lowered find a wound by bisection. The ranks kept sorted (issue 15, session 7): the gauge
+# lowered takes the heaviest from the end, no sort and no per-wound list rebuilt at each heal or hit.
+Figures = tuple[tuple[Wound, ...], int, int, list[int], tuple[int, ...], int, bool]
 _WOUND_FIGURES: dict[int, Figures] = {}
+# How many tuples' figures are kept (then the memo starts again). Issue 15, session 7: 64, not 256. What a kept
+# entry holds (the tuple of wounds, its newest wound, the entry) outlives the sheets that held it; with 256 entries
+# the bench's mix kept ~1,300 more objects alive than it freed, enough for the collector to run (every 700): ~2.8k
+# instructions per action, its gen-2 passes walking the whole heap; with 64, it did not run once in 2,000 actions.
+# A sheet's chain of actions needs the last tuple or two; a GM's table of 1,000 creatures misses either way.
+_FIGURES_KEPT = 64
 
 
 def _figures(wounds: tuple[Wound, ...]) -> Figures:
+    """The figures of ``wounds``, worked out and kept if not kept yet."""
     found = _WOUND_FIGURES.get(id(wounds))
     if found is None or found[0] is not wounds:
         ids = list(map(_ID, wounds))
         notches = list(map(_NOTCHES, wounds))
         ranks = [n * _RANK + i for n, i in zip(notches, ids, strict=True)]
+        ranks.sort()
         rising = all(map(lt, ids, islice(ids, 1, None)))
-        found = (wounds, sum(notches), max(ids, default=0), ids, ranks, sum(map(_IGNORED, wounds)), rising)
+        found = (wounds, sum(notches), max(ids, default=0), ranks, (), sum(map(_IGNORED, wounds)), rising)
         _remember_figures(found)
     return found
 
 
+def _grown(found: Figures, wound: Wound, notches: int) -> tuple[Wound, ...]:
+    """``found``'s tuple of wounds with ``wound`` at the end (numbered its highest number + 1, holding
+    ``notches``: a hit), its figures kept: the new wound's rank noted apart, not sorted in until a heal needs the
+    order (past 16 of them, sorted in now). The ids still rise if they did."""
+    wounds = found[0] + (wound,)
+    wound_id = wound.id
+    added = (*found[4], notches * _RANK + wound_id)
+    if len(added) > 16:
+        _remember_figures((wounds, found[1] + notches, wound_id, _ranks_up(found[3], added), (), found[5], found[6]))
+    else:
+        _remember_figures((wounds, found[1] + notches, wound_id, found[3], added, found[5], found[6]))
+    return wounds
+
+
+def _ranks_up(ranks: list[int], added: tuple[int, ...]) -> list[int]:
+    """A new list: ``ranks`` (sorted up) with ``added`` sorted in."""
+    ranks = ranks.copy()
+    for rank in added:
+        insort(ranks, rank)
+    return ranks
+
+
 def _remember_figures(found: Figures) -> None:
-    if len(_WOUND_FIGURES) >= 256:  # a GM's table of many creatures: keep the latest few
+    if len(_WOUND_FIGURES) >= _FIGURES_KEPT:  # a GM's table of many creatures: keep the latest few
         _WOUND_FIGURES.clear()
     _WOUND_FIGURES[id(found[0])] = found
 
@@ -60,7 +99,7 @@ def trauma(sheet: SeveriteSheet) -> int:
 def gauge_notches(sheet: SeveriteSheet) -> int:
     """``trauma(sheet)`` for a reader that needs nothing else of the wounds: the figures kept if there are, else
     the notches summed alone and nothing kept (issue 15: the ``state`` hook, read for each of a GM table's
-    1,000 creatures after a bulk action, found 3 of 4 sheets past the 256 tuples kept and worked out every
+    1,000 creatures after a bulk action, found 3 of 4 sheets past the tuples kept and worked out every
     figure of their wounds; keeping more tuples alive made every action dearer, the collector walking them)."""
     wounds = sheet.wounds
     found = _WOUND_FIGURES.get(id(wounds))
@@ -151,6 +190,7 @@ class Grid:
     levels of a margin (issue 15: read once per table, not walked at every action)."""
 
     __slots__ = (
+        "bare",
         "beyond",
         "beyond_text",
         "capacity",
@@ -158,14 +198,16 @@ class Grid:
         "grade_at",
         "grade_labels",
         "level_at",
-        "needed",
-        "notch_texts",
         "part_texts",
         "per",
         "power_at",
         "psychological",
+        "row_at",
+        "rows",
+        "shields",
         "skipped",
         "skipping",
+        "spared",
         "texts",
         "tiers",
         "vital",
@@ -180,12 +222,13 @@ class Grid:
         # Past the gauge every count reads the same (« au-delà de la jauge : Ardu (14) »).
         self.beyond_text = _tier_text(self.capacity + 1, self)
         self.grade_labels = {gid: g.label for gid, g in rs.grades.items()}
-        # « +1 cran », « +3 crans »: what a wound of each grade adds to the gauge, as the journal says it.
-        self.notch_texts = {
-            gid: f"{signed(g.notches)} {'crans' if g.notches > 1 else 'cran'}" for gid, g in rs.grades.items()
-        }
         # « (bras gauche) » after a wound or a zone in the journal.
         self.part_texts = {pid: f" ({p.label.lower()})" for pid, p in rs.body_parts.items()}
+        # « (aucune protection : bras gauche) »: the Résistance of a strike on a zone nothing covers.
+        self.bare = {pid: f" (aucune protection : {p.label.lower()})" for pid, p in rs.body_parts.items()}
+        # What protects a zone against a damage type, by (equipment tuple's id, zone, type): (the tuple, the
+        # Modificateur de protection, the Résistance's text after the die) (``shield``).
+        self.shields: dict[tuple[int, str, str], tuple[tuple[Equipment, ...], int, str]] = {}
         self.vital = {pid: p.vital for pid, p in rs.body_parts.items()}
         self.psychological = frozenset(did for did, d in rs.damage_types.items() if d.psychological)
         self.condition_labels = {cid: c.label for cid, c in rs.conditions.items()}
@@ -196,6 +239,9 @@ class Grid:
         # ``success_level`` find by walking the table.
         top = max([0, *(g.min_severity for g in rs.grades.values())])
         self.grade_at = tuple(_walk_grades(n, rs) for n in range(top + 1))
+        # Each grade as a hit reads it (``GradeRow``), by id and by Sévérité from 0 as ``grade_at``.
+        self.rows = {gid: GradeRow(gid, grade, self) for gid, grade in rs.grades.items()}
+        self.row_at = tuple(self.rows[gid] for gid in self.grade_at)
         top = max([0, *(lv.min_margin for lv in rs.success_levels.values())])
         self.level_at = tuple(_walk_levels(n, rs) for n in range(top + 1))
         # The Puissance grade of each attack margin from 0 to the highest threshold (``power_grade``).
@@ -204,8 +250,137 @@ class Grid:
         # The states of a sheet's ``conditions`` that spare it the Défi, as the journal lists them (None: none), by
         # the sheet's conditions (``handlers._tenacity``).
         self.skipping: dict[tuple[str, ...], str | None] = {}
-        # ``_test_needed``'s answers, by (gauge before, gauge after, grade id).
-        self.needed: dict[tuple[int, int, str], tuple[int, str] | None] = {}
+        # The journal's line for a character spared the Défi by a state, by the sheet's conditions then its name
+        # (``spared_line``).
+        self.spared: dict[tuple[str, ...], dict[str, str]] = {}
+
+
+class GradeRow:
+    """A grade of Blessure as a hit reads it, worked out once per table (issue 15, session 7: the common hit reads
+    one row instead of the grade's model, its labels and the table's texts one by one): the grade's values, the
+    journal's lines by zone and gauge count, the wound's fields by zone and damage type, and the Défi it calls for
+    by gauge count. The memos are bounded (``_LINES_KEPT`` entries each)."""
+
+    __slots__ = (
+        "added",
+        "calm",
+        "fatal",
+        "grade",
+        "heads",
+        "id",
+        "insignificant",
+        "likely",
+        "lines",
+        "needed",
+        "notches",
+        "plain",
+        "shapes",
+        "test",
+    )
+
+    def __init__(self, gid: str, grade: WoundGrade, g: Grid) -> None:
+        self.id = gid
+        self.grade = grade
+        self.notches = notches = grade.notches
+        self.test = grade.test
+        self.fatal = grade.fatal
+        self.likely = grade.handicap == "likely"
+        # « Il n'est pas systématique de prendre note de ces Blessures »: not noted on the sheet.
+        unnoted = notches == 0 and not grade.recorded and not grade.fatal
+        # A wound the common hit notes in one flat path: on the sheet, and not Fatale.
+        self.plain = not unnoted and not grade.fatal
+        label = grade.label
+        # « +1 cran », « +3 crans »: what a wound of the grade adds to the gauge, as the journal says it.
+        self.added = added = f"{signed(notches)} {'crans' if notches > 1 else 'cran'}"
+        # « Blessure Légère (bras droit) : +1 cran de Trauma (» (then « 30 → 31, … ». »), by zone (None: no zone).
+        self.heads: dict[str | None, str] = {None: f"Blessure {label} : {added} de Trauma ("}
+        # « Blessure Bénigne (jambe gauche) : effet insignifiant, non notée sur la fiche. », by zone, if unnoted.
+        self.insignificant: dict[str | None, str] = {}
+        if unnoted:
+            self.insignificant[None] = f"Blessure {label} : effet insignifiant, non notée sur la fiche."
+        for pid, where in g.part_texts.items():
+            self.heads[pid] = f"Blessure {label}{where} : {added} de Trauma ("
+            if unnoted:
+                self.insignificant[pid] = f"Blessure {label}{where} : effet insignifiant, non notée sur la fiche."
+        # The whole line of a wound (``heads`` + « 30 → 31, au-delà de la jauge : Ardu (14)). »), by zone then by
+        # the gauge's count before the wound (``wound_line``).
+        self.lines: dict[str | None, dict[int, str]] = {part: {} for part in self.heads}
+        # « Pas de Défi de Ténacité (palier 1 : aucun test). », by the gauge's count before the wound (``calm_line``).
+        self.calm: dict[int, str] = {}
+        # A new wound's fields but its number and Sévérité (``new_wound``'s, no Handicap, no note), by (zone,
+        # damage type): copied for each hit (``shape``).
+        self.shapes: dict[tuple[str | None, str | None], dict[str, object]] = {}
+        # ``_test_needed``'s answers by the gauge's count before the wound (after it: that count + ``notches``).
+        self.needed: dict[int, tuple[int, str] | None] = {}
+
+
+# How many entries each memo of a ``GradeRow`` keeps (then it starts again): a gauge's counts, zones, types.
+_LINES_KEPT = 1024
+
+
+def wound_line(row: GradeRow, body_part: str | None, before: int, g: Grid) -> str:
+    """« Blessure Légère (bras droit) : +1 cran de Trauma (30 → 31, au-delà de la jauge : Ardu (14)). », made and
+    kept in ``row.lines`` (``body_part``: None or an id of the table)."""
+    lines = row.lines[body_part]
+    after = before + row.notches
+    line = f"{row.heads[body_part]}{before} → {after}, {grid_text(after, g)})."
+    if len(lines) >= _LINES_KEPT:
+        lines.clear()
+    lines[before] = line
+    return line
+
+
+def calm_line(row: GradeRow, before: int, g: Grid) -> str:
+    """« Pas de Défi de Ténacité (palier 1 : aucun test). » after a wound of ``row`` on a gauge at ``before``, made
+    and kept in ``row.calm``."""
+    calm = row.calm
+    line = f"Pas de Défi de Ténacité ({grid_text(before + row.notches, g)})."
+    if len(calm) >= _LINES_KEPT:
+        calm.clear()
+    calm[before] = line
+    return line
+
+
+def shape(row: GradeRow, body_part: str | None, damage_type: str | None, g: Grid) -> dict[str, object]:
+    """``row``'s new wound's fields on ``body_part`` from ``damage_type`` (``GradeRow.shapes``), made and kept."""
+    shapes = row.shapes
+    if len(shapes) >= _LINES_KEPT:
+        shapes.clear()
+    values = shapes[body_part, damage_type] = _NEW_WOUND.copy()
+    values["grade"] = row.id
+    values["notches"] = row.notches
+    values["body_part"] = body_part
+    values["damage_type"] = damage_type
+    values["psychological"] = damage_type in g.psychological
+    return values
+
+
+def skipping_labels(conditions: tuple[str, ...], rs: SeveriteRules, g: Grid) -> str | None:
+    """The labels of the states of ``conditions`` that spare the Défi, as the journal lists them (None: none),
+    kept per tuple of conditions in ``g.skipping`` (issue 15: a character out of the fight takes every later hit
+    this way)."""
+    memo = g.skipping
+    blocking = [c for c in rs.tenacity.skipped_when if c in conditions]
+    labels = ", ".join(condition_label(c, rs) for c in blocking) if blocking else None
+    if len(memo) >= 4096:
+        memo.clear()
+    memo[conditions] = labels
+    return labels
+
+
+def spared_line(conditions: tuple[str, ...], name: str, rs: SeveriteRules, g: Grid) -> str:
+    """« Pas de Défi de Ténacité pour Maëlle, déjà dans l'état : Hors combat. »: a character of this ``name`` in
+    ``conditions`` (one at least spares the Défi), made and kept in ``g.spared`` by conditions then name."""
+    labels = g.skipping[conditions] if conditions in g.skipping else skipping_labels(conditions, rs, g)
+    line = f"Pas de Défi de Ténacité pour {name or 'Le personnage'}, déjà dans l'état : {labels}."
+    spared = g.spared
+    lines = spared.get(conditions)
+    if lines is None or len(lines) >= _LINES_KEPT:
+        if len(spared) >= _LINES_KEPT:
+            spared.clear()
+        lines = spared[conditions] = {}
+    lines[name] = line
+    return line
 
 
 # The ``Grid`` of a rule table, built on first use (a table is immutable).
@@ -326,6 +501,30 @@ def protection(sheet: SeveriteSheet, body_part: str, damage_type: str, rs: Sever
     return best[0], [best[1]]
 
 
+def shield(sheet: SeveriteSheet, body_part: str, damage_type: str, rs: SeveriteRules, g: Grid) -> tuple[int, str]:
+    """``protection`` and the Résistance's text after the die (« + 2 (Brigandine, tranchant) », « (aucune
+    protection : bras gauche) »), kept per (equipment tuple, zone, type) in the table's ``Grid`` (issue 15, session
+    7: a strike walked the equipment and its protections each time; a sheet's equipment tuple is shared by every
+    copy of the sheet until it is edited). ``body_part`` and ``damage_type`` are ids of the table."""
+    equipment = sheet.equipment
+    if not equipment:
+        return 0, g.bare[body_part]
+    memo = g.shields
+    key = (id(equipment), body_part, damage_type)
+    found = memo.get(key)
+    if found is None or found[0] is not equipment:
+        prot, names = protection(sheet, body_part, damage_type, rs)
+        if prot:
+            text = f" + {prot} ({', '.join(names)}, {rs.damage_types[damage_type].label.lower()})"
+        else:
+            text = g.bare[body_part]
+        if len(memo) >= 4096:
+            memo.clear()
+        # The entry holds the tuple: its id cannot be reused while it is here.
+        found = memo[key] = (equipment, prot, text)
+    return found[1], found[2]
+
+
 def _name(sheet: SeveriteSheet) -> str:
     return sheet.name or "Le personnage"
 
@@ -414,8 +613,9 @@ def _put_condition(
         if timers:
             left = max([rule.turns] + [t.turns for t in timers if t.condition == cid])
             timers = (*(t for t in timers if t.condition != cid), _turn_timer(cid, left))
-        else:
-            timers = (_turn_timer(cid, rule.turns),)
+        else:  # ``_turn_timer(cid, rule.turns)``, the timer looked up first (issue 15, session 7: a call less)
+            timer = _TURN_TIMERS.get((cid, rule.turns))
+            timers = (timer if timer is not None else _turn_timer(cid, rule.turns),)
     if wounds is not None:
         return evolve(sheet, wounds=wounds, conditions=conditions, turn_timers=timers)
     return evolve(sheet, conditions=conditions, turn_timers=timers)
@@ -435,6 +635,23 @@ def _turn_timer(cid: str, turns: int) -> TurnTimer:
             _TURN_TIMERS.clear()
         timer = _TURN_TIMERS[key] = construct(TurnTimer, condition=cid, turns=turns)
     return timer
+
+
+def _drop_condition(sheet: SeveriteSheet, cid: str) -> SeveriteSheet:
+    """``_drop_conditions(sheet, {cid})`` for one state held once (``set_condition``; issue 15, session 7: the
+    tuple cut around it, no generator); a state held twice (a sheet not validated) goes the long way."""
+    conditions = sheet.conditions
+    if conditions.count(cid) != 1:
+        return _drop_conditions(sheet, {cid})
+    at = conditions.index(cid)
+    conditions = conditions[:at] + conditions[at + 1 :]
+    timers = sheet.turn_timers
+    if timers:
+        timers = tuple([t for t in timers if t.condition != cid])
+    if cid == "inebranlable" and _figures(sheet.wounds)[5]:
+        wounds = tuple(evolve(w, ignored=False) if w.ignored else w for w in sheet.wounds)
+        return evolve(sheet, conditions=conditions, turn_timers=timers, wounds=wounds)
+    return evolve(sheet, conditions=conditions, turn_timers=timers)
 
 
 def _drop_conditions(sheet: SeveriteSheet, gone: set[str]) -> SeveriteSheet:
@@ -483,27 +700,46 @@ def _heal_away(
     sequel)."""
     if not healed:
         return sheet
+    sequels = _say_healed(healed, sheet.sequels, rs, ctx)
+    if removed:
+        return evolve(sheet, sequels=sequels) if sequels is not sheet.sequels else sheet
+    gone = {w.id for w in healed}
+    return evolve(sheet, wounds=tuple(w for w in sheet.wounds if w.id not in gone), sequels=sequels)
+
+
+def _say_healed(healed: list[Wound], sequels: tuple[str, ...], rs: SeveriteRules, ctx: Context) -> tuple[str, ...]:
+    """The journal of ``healed`` (not empty), each told « guérie », and the event; ``sequels`` with those of the
+    crippled limbs added (the same tuple if none is)."""
     g = grid(rs)  # once for every wound named (issue 15)
-    say = ctx.say
-    sequels = sheet.sequels
+    grades = g.grade_labels
+    log = ctx.log  # ``ctx.say``, no line being secret (issue 15: a Python call less per line)
     for wound in healed:
+        # ``_wound_text(wound, g)`` (issue 15, session 7: a call less per wound healed)
+        part = wound.body_part
+        grade = wound.grade
+        if part:
+            text = f"n° {wound.id} {grades.get(grade, grade)}{g.part_texts.get(part) or f' ({part})'}"
+        else:
+            text = f"n° {wound.id} {grades.get(grade, grade)}"
         if not wound.crippled:
-            say(f"Blessure {_wound_text(wound, g)} guérie.")
+            log.append(f"Blessure {text} guérie.")
             continue
-        line = f"Blessure {_wound_text(wound, g)} guérie"
-        where = _part_label(wound.body_part, rs) or "Membre"
+        line = f"Blessure {text} guérie"
+        where = _part_label(part, rs) or "Membre"
         sequel = f"{where} : {wound.handicap or rs.fatal.crippled_handicap}"
         if len(sequels) < MAX_SEQUELS:
             sequels = (*sequels, sequel[:MAX_SEQUEL])
             line += " ; le membre reste invalide (séquelle)"
         else:
             line += f" ; le membre reste invalide (séquelle non notée : la fiche en compte déjà {MAX_SEQUELS})"
-        say(line + ".")
-    ctx.event("healed")
-    if removed:
-        return evolve(sheet, sequels=sequels) if sequels is not sheet.sequels else sheet
-    gone = {w.id for w in healed}
-    return evolve(sheet, wounds=tuple(w for w in sheet.wounds if w.id not in gone), sequels=sequels)
+        log.append(line + ".")
+    # ``ctx.event("healed")`` (issue 15, session 7: a call less per heal)
+    events = ctx.events
+    if not events:
+        ctx.events = ["healed"]
+    elif "healed" not in events:
+        events.append("healed")
+    return sequels
 
 
 def _lower_gauge(
@@ -520,10 +756,116 @@ def _lower_gauge(
     heaviest wounds. ``heals``: a wound brought to 0 notches this way is healed (supernatural care);
     otherwise it stays until treated (adrenaline lowers stress, it does not close a wound).
     """
+    return _lower(sheet, _figures(sheet.wounds), count, rs, ctx, prefer, only, heals)
+
+
+def _lower(
+    sheet: SeveriteSheet,
+    found: Figures,
+    count: int,
+    rs: SeveriteRules,
+    ctx: Context,
+    prefer: int | None,
+    only: int | None,
+    heals: bool,
+) -> tuple[SeveriteSheet, int]:
+    """``_lower_gauge`` with the figures of the sheet's wounds at hand, its arguments by place (``heal``: issue
+    15, one figures lookup and no keyword parsing)."""
+    if not found[6]:  # ids not rising (a hand-ordered or unvalidated sheet): every wound's place looked for
+        return _lower_gauge_unordered(sheet, found, count, rs, ctx, prefer, only, heals)
     wounds = sheet.wounds
-    _, notches_before, last, ids, ranks, ignored, rising = _figures(wounds)
-    # The wounds' ranks, heaviest first, the latest first among equals (numbers: no attribute read). Sorted up
-    # then turned over: the same list as ``reverse=True`` (equal ranks are equal numbers), without the keyword.
+    _, notches_before, _, ranks, added, ignored, _ = found
+    # The ranks sorted up, a new list (the kept one is shared): the heaviest wounds at its end, the latest first
+    # among equals (a wound's rank: ``notches * _RANK + id``); each number once (rising), a wound found by
+    # bisection of the ids.
+    ranks = ranks.copy()
+    for rank in added:  # ``_ranks_up``, inlined
+        insort(ranks, rank)
+    left = count
+    # What changes, by the wound's place in ``wounds``: (its id, its notches left; ``None``: it leaves the sheet).
+    changed: dict[int, tuple[int, int | None]] = {}
+    first = prefer if only is None else only
+    if first is not None:  # that wound first (``only``: a wound of the sheet, ``supernatural_healing`` found it)
+        spot = bisect_left(wounds, first, key=_ID)
+        if spot < len(wounds) and wounds[spot].id == first:
+            notches = wounds[spot].notches
+            if notches:
+                if left > 0:
+                    ranks.remove(notches * _RANK + first)
+                    take = notches if notches < left else left
+                    left -= take
+                    changed[spot] = (first, None if heals and take == notches else notches - take)
+            elif only is not None and heals:  # ``only`` held no notch: cared for, it heals
+                ranks.remove(first)
+                changed[spot] = (first, None)
+    if only is None:
+        end = len(ranks)
+        # The heaviest are most often the latest wounds, at the tuple's end: the place before the last one found
+        # there is tried first (ids rising: the place bisection would find), then bisection.
+        tail = len(wounds)
+        while left > 0 and end:
+            rank = ranks[end - 1]
+            notches = rank // _RANK
+            if not notches:  # the wounds left hold no notch
+                break
+            end -= 1
+            wound_id = rank - notches * _RANK
+            take = notches if notches < left else left
+            left -= take
+            still = None if heals and take == notches else notches - take
+            if tail and wounds[tail - 1].id == wound_id:
+                tail -= 1
+                changed[tail] = (wound_id, still)
+            else:
+                changed[bisect_left(wounds, wound_id, key=_ID)] = (wound_id, still)
+        del ranks[end:]
+    if not changed:
+        return sheet, 0
+    healed: list[Wound] = []  # the wounds that leave, in the sheet's order (the journal tells them so)
+    kept: tuple[Wound, ...] = ()
+    begin = 0
+    for spot in sorted(changed):
+        kept += wounds[begin:spot]
+        wound_id, still = changed[spot]
+        if still is None:
+            healed.append(wounds[spot])
+            ignored -= wounds[spot].ignored
+        else:
+            kept += (evolve(wounds[spot], notches=still),)
+            insort(ranks, still * _RANK + wound_id)
+        begin = spot + 1
+    kept += wounds[begin:]
+    # Rising ids (still rising: wounds only left) end with the highest. ``_remember_figures``, inlined.
+    if len(_WOUND_FIGURES) >= _FIGURES_KEPT:
+        _WOUND_FIGURES.clear()
+    highest = kept[-1].id if kept else 0
+    _WOUND_FIGURES[id(kept)] = (kept, notches_before - (count - left), highest, ranks, (), ignored, True)
+    if healed:  # one copy of the sheet, with the sequels of crippled limbs if any
+        sequels = sheet.sequels
+        told = _say_healed(healed, sequels, rs, ctx)
+        if told is not sequels:
+            return evolve(sheet, wounds=kept, sequels=told), count - left
+    return evolve(sheet, wounds=kept), count - left
+
+
+def _lower_gauge_unordered(
+    sheet: SeveriteSheet,
+    found: Figures,
+    count: int,
+    rs: SeveriteRules,
+    ctx: Context,
+    prefer: int | None,
+    only: int | None,
+    heals: bool,
+) -> tuple[SeveriteSheet, int]:
+    """``_lower_gauge`` on wounds whose ids do not rise along the tuple (a hand-ordered sheet; two wounds of one
+    number in a sheet not validated): each wound's place looked for in lists of the ids and ranks."""
+    wounds = sheet.wounds
+    notches_before, ignored = found[1], found[5]
+    ids = list(map(_ID, wounds))
+    ranks = [n * _RANK + i for n, i in zip(map(_NOTCHES, wounds), ids, strict=True)]
+    # The wounds' ranks, heaviest first, the latest first among equals. Sorted up then turned over: the same
+    # list as ``reverse=True`` (equal ranks are equal numbers), without the keyword.
     if only is not None:  # a wound of the sheet (``supernatural_healing`` found it)
         order = [ranks[ids.index(only)]]
     else:
@@ -541,12 +883,9 @@ def _lower_gauge(
             break
         notches = rank // _RANK
         if notches:
-            if rising:  # each number once, rising: the wound's place by bisection of the ids
-                spot = bisect_left(ids, rank - notches * _RANK)
-            else:
-                spot = ranks.index(rank)
-                while spot in changed:  # two wounds of one number (a sheet not validated): the next one, in order
-                    spot = ranks.index(rank, spot + 1)
+            spot = ranks.index(rank)
+            while spot in changed:  # two wounds of one number (a sheet not validated): the next one, in order
+                spot = ranks.index(rank, spot + 1)
             take = notches if notches < left else left
             left -= take
             changed[spot] = None if heals and take == notches else notches - take
@@ -554,12 +893,10 @@ def _lower_gauge(
         changed[ranks.index(order[0])] = None
     if not changed:
         return sheet, 0
-    # The tuple, its ids and ranks rebuilt from slices (a heal lowers a wound or two of 30).
     healed: list[Wound] = []  # the wounds that leave, in the sheet's order (the journal tells them so)
     pieces: list[Wound] = []
     kept_ids: list[int] = []
     kept_ranks: list[int] = []
-    gone_last = False  # the highest number leaves: the next highest is looked for
     begin = 0
     for spot in sorted(changed):
         pieces += wounds[begin:spot]
@@ -568,7 +905,6 @@ def _lower_gauge(
         still = changed[spot]
         if still is None:
             healed.append(wounds[spot])
-            gone_last = gone_last or ids[spot] == last
             ignored -= wounds[spot].ignored
         else:
             pieces.append(evolve(wounds[spot], notches=still))
@@ -579,12 +915,8 @@ def _lower_gauge(
     kept_ids += ids[begin:]
     kept_ranks += ranks[begin:]
     kept = tuple(pieces)
-    # A wound that leaves had no notch left (lowered to 0, or ``only`` at 0): the gauge lost what was taken.
-    # Rising ids (still rising: wounds only left) end with the highest.
-    if gone_last:
-        highest = (kept_ids[-1] if kept_ids else 0) if rising else max(kept_ids, default=0)
-    else:
-        highest = last
-    _remember_figures((kept, notches_before - (count - left), highest, kept_ids, kept_ranks, ignored, rising))
+    kept_ranks.sort()
+    highest = max(kept_ids, default=0)
+    _remember_figures((kept, notches_before - (count - left), highest, kept_ranks, (), ignored, False))
     sheet = evolve(sheet, wounds=kept)
     return _heal_away(sheet, healed, rs, ctx, removed=True), count - left

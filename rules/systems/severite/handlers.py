@@ -6,7 +6,19 @@ from typing import Any
 
 from rules.actions import ClearConditions, Damage, Heal, SetCondition
 from rules.errors import Refused
-from rules.model import Context, evolve, fmt_int, plural, signed
+from rules.model import (
+    Context,
+    _new,
+    _set_dict,
+    _set_extra,
+    _set_fields_set,
+    _set_private,
+    evolve,
+    fmt_int,
+    plural,
+    signed,
+    with_values,
+)
 from rules.systems.severite.actions import (
     DiagnoseWound,
     EndConflict,
@@ -21,28 +33,39 @@ from rules.systems.severite.actions import (
 )
 from rules.systems.severite.derive import handicap_penalty
 from rules.systems.severite.gauge import (
+    _FIGURES_KEPT,
+    _NEW_WOUND_SET,
     _RANK,
+    _WOUND_FIGURES,
+    GradeRow,
     Grid,
     _alive,
     _check_damage_type,
     _check_part,
+    _drop_condition,
     _drop_conditions,
     _end_conflict,
     _figures,
     _find_wound,
     _grade_label,
+    _grown,
     _is_psychological,
+    _lower,
     _lower_gauge,
     _name,
     _put_condition,
-    _remember_figures,
+    _ranks_up,
     _replace_wound,
+    calm_line,
     condition_label,
     grid,
     grid_text,
     new_wound,
     power_grade,
-    protection,
+    shape,
+    shield,
+    skipping_labels,
+    spared_line,
     tier_of,
     tier_rule,
     tier_text,
@@ -50,6 +73,7 @@ from rules.systems.severite.gauge import (
     unknown,
     wound_grade,
     wound_label,
+    wound_line,
 )
 from rules.systems.severite.sheet import MAX_NOTCHES, MAX_SEVERITY, MAX_WOUND_ID, MAX_WOUNDS, SeveriteSheet, Wound
 from rules.systems.severite.table import SeveriteRules, WoundGrade
@@ -102,19 +126,27 @@ def _tenacity(
     g = grid(rs)  # once per Défi (issue 15)
     conditions = sheet.conditions
     if conditions and not g.skipped.isdisjoint(conditions):
-        # The labels of the states that spare the Défi, kept per tuple of conditions (issue 15: a character out
-        # of the fight takes every later hit this way).
-        memo = g.skipping
-        labels = memo.get(conditions, _NOT_ASKED)
+        labels = g.skipping.get(conditions, _NOT_ASKED)
         if labels is _NOT_ASKED:
-            blocking = [c for c in rs.tenacity.skipped_when if c in conditions]
-            labels = ", ".join(condition_label(c, rs) for c in blocking) if blocking else None
-            if len(memo) >= 4096:
-                memo.clear()
-            memo[conditions] = labels
+            labels = skipping_labels(conditions, rs, g)
         if labels is not None:
             ctx.say(f"Pas de Défi de Ténacité pour {_name(sheet)}, déjà dans l'état : {labels}.")
             return sheet if wounds is None else evolve(sheet, wounds=wounds)
+    return _defi(sheet, rs, ctx, g, opposition, against, psychological, wound_id, wounds)
+
+
+def _defi(
+    sheet: SeveriteSheet,
+    rs: SeveriteRules,
+    ctx: Context,
+    g: Grid,
+    opposition: int,
+    against: str,
+    psychological: bool,
+    wound_id: int | None,
+    wounds: tuple[Wound, ...] | None,
+) -> SeveriteSheet:
+    """``_tenacity`` once it is known that the Défi is rolled: the roll and its result."""
     total, parts = _tenacity_roll(sheet, rs, ctx, psychological, wounds)
     margin = total - opposition
     head = f"Défi de Ténacité contre {against} ({opposition}) : {parts} = {fmt_int(total)}"
@@ -194,10 +226,12 @@ def _add_wound(
     g: Grid | None = None,
 ) -> SeveriteSheet:
     """A Blessure of ``grade_id`` lands: the gauge, the Fatale rules, the Défi de Ténacité. ``g``: the table's
-    ``Grid`` if the caller has it (issue 15: looked up once per hit)."""
+    ``Grid`` if the caller has it (issue 15: looked up once per hit). A hit's common wound takes ``_inflict``'s
+    flat path instead: the same steps."""
     if g is None:
         g = grid(rs)
-    grade = rs.grades[grade_id]
+    row = g.rows[grade_id]
+    grade = row.grade
     where = (g.part_texts.get(body_part) or f" ({body_part})") if body_part else ""
     if handicap and grade.handicap == "never":
         ctx.say(f"Une Blessure {grade.label} ne laisse pas de Handicap : « {handicap} » n'est pas retenu.")
@@ -215,8 +249,11 @@ def _add_wound(
     wounds = sheet.wounds
     if len(wounds) >= MAX_WOUNDS:
         raise Refused(f"La fiche compte déjà {MAX_WOUNDS} blessures : effacez celles qui n'ont plus lieu d'être.")
-    _, before, last, ids, ranks, ignored, rising = _figures(wounds)
-    wound_id = last + 1
+    found = _WOUND_FIGURES.get(id(wounds))
+    if found is None or found[0] is not wounds:
+        found = _figures(wounds)
+    before = found[1]
+    wound_id = found[2] + 1
     if wound_id > MAX_WOUND_ID:
         raise Refused("Numéros de blessure épuisés : renumérotez les blessures de la fiche.")
     # Built without re-validation, like ``evolve``: the values are checked here and by the actions.
@@ -234,14 +271,11 @@ def _add_wound(
         note,
     )
     after = before + notches
-    wounds = (*wounds, wound)
-    _remember_figures(
-        (wounds, after, wound_id, [*ids, wound_id], [*ranks, notches * _RANK + wound_id], ignored, rising)
-    )
+    wounds = _grown(found, wound, notches)
     # ``sheet`` without the wound until the Défi de Ténacité, given ``wounds`` (a failed Défi: one copy).
     ctx.event("wound")
     after_text = grid_text(after, g)
-    ctx.say(f"Blessure {grade.label}{where} : {g.notch_texts[grade_id]} de Trauma ({before} → {after}, {after_text}).")
+    ctx.say(f"Blessure {grade.label}{where} : {row.added} de Trauma ({before} → {after}, {after_text}).")
     if handicap:
         penalty = f" ({signed(wound.handicap_penalty)})" if wound.handicap_penalty else ""
         ctx.say(f"Handicap : {handicap}{penalty}.")
@@ -258,14 +292,7 @@ def _add_wound(
         ctx.event("crippled")
     if not test:
         return evolve(sheet, wounds=wounds)
-    key = (before, after, grade_id)
-    memo = g.needed
-    needed = memo.get(key, _NOT_ASKED)
-    if needed is _NOT_ASKED:
-        needed = _test_needed(before, after, grade, rs)
-        if len(memo) >= 4096:
-            memo.clear()
-        memo[key] = needed
+    needed = _needed(row, before, rs)
     if needed is None:
         if grade.test != "never":
             ctx.say(f"Pas de Défi de Ténacité ({after_text}).")
@@ -281,6 +308,18 @@ def _add_wound(
         wound_id=wound_id,
         wounds=wounds,
     )
+
+
+def _needed(row: GradeRow, before: int, rs: SeveriteRules) -> tuple[int, str] | None:
+    """``_test_needed`` for a wound of ``row`` on a gauge at ``before``, kept in the row (bounded)."""
+    memo = row.needed
+    if before in memo:
+        return memo[before]
+    needed = _test_needed(before, before + row.notches, row.grade, rs)
+    if len(memo) >= 4096:
+        memo.clear()
+    memo[before] = needed
+    return needed
 
 
 def _survival(sheet: SeveriteSheet, wound: Wound, rs: SeveriteRules, ctx: Context) -> SeveriteSheet:
@@ -307,37 +346,115 @@ def _inflict(
     severity: int,
     rs: SeveriteRules,
     ctx: Context,
-    *,
+    g: Grid,
     body_part: str | None,
     damage_type: str | None,
-    handicap: str = "",
-    handicap_penalty: int = 0,
-    note: str = "",
+    handicap: str,
+    handicap_penalty: int,
+    note: str,
 ) -> SeveriteSheet:
-    """A Sévérité lands on the character."""
+    """A Sévérité lands on the living character (``strike``, ``damage``: ``body_part`` and ``damage_type`` are
+    None or ids of the table ``rs``, whose ``Grid`` is ``g``).
+
+    Issue 15, session 7: the common hit — a wound noted on the sheet, not Fatale, no Handicap given — in one flat
+    path, the steps of ``_add_wound`` (which takes every other wound) with what they read of the table worked out
+    once in the grade's row (``GradeRow``): the journal's head of the line by zone, the wound's fields, the Défi
+    asked by gauge count."""
     if severity < 0:
         # « Si le résultat est négatif, cela signifie que l'attaque n'a pas causé suffisamment de
         #   dommages pour créer une Blessure. »
         ctx.say(f"Sévérité {fmt_int(severity)} : pas assez de dommages pour créer une Blessure.")
         ctx.event("no_wound")
         return sheet
-    g = grid(rs)  # once per hit (issue 15)
-    at = g.grade_at  # ``wound_grade(severity, rs)``, the Sévérité being 0 or more
-    grade_id = at[severity] if severity < len(at) else at[-1]
-    return _add_wound(
-        sheet,
-        rs,
-        ctx,
-        grade_id=grade_id,
-        severity=severity,
-        body_part=body_part,
-        damage_type=damage_type,
-        psychological=damage_type in g.psychological,
-        handicap=handicap,
-        handicap_penalty=handicap_penalty,
-        note=note,
-        g=g,
-    )
+    at = g.row_at  # ``wound_grade(severity, rs)``'s row, the Sévérité being 0 or more
+    row = at[severity] if severity < len(at) else at[-1]
+    log = ctx.log  # ``ctx.say(line)`` is ``ctx.log.append(line)`` for a line the player reads
+    if handicap or not row.plain:
+        if not handicap and body_part in row.insignificant:
+            # « Il n'est pas systématique de prendre note de ces Blessures, car elles ne provoquent aucune
+            #   séquelle. »
+            log.append(row.insignificant[body_part])
+            ctx.event("wound")
+            return sheet
+        return _add_wound(
+            sheet,
+            rs,
+            ctx,
+            grade_id=row.id,
+            severity=severity,
+            body_part=body_part,
+            damage_type=damage_type,
+            psychological=damage_type in g.psychological,
+            handicap=handicap,
+            handicap_penalty=handicap_penalty,
+            note=note,
+            g=g,
+        )
+    wounds = sheet.wounds
+    size = len(wounds)
+    if size >= MAX_WOUNDS:
+        raise Refused(f"La fiche compte déjà {MAX_WOUNDS} blessures : effacez celles qui n'ont plus lieu d'être.")
+    found = _WOUND_FIGURES.get(id(wounds))
+    if found is None or found[0] is not wounds:
+        found = _figures(wounds)
+    _, before, wound_id, order, added, ignored, rising = found
+    wound_id += 1
+    if wound_id > MAX_WOUND_ID:
+        raise Refused("Numéros de blessure épuisés : renumérotez les blessures de la fiche.")
+    # ``new_wound(…)`` of this grade, zone and type, no Handicap: a copy of the row's fields, two or three set.
+    values = row.shapes.get((body_part, damage_type)) or shape(row, body_part, damage_type, g)
+    values = values.copy()
+    values["id"] = wound_id
+    values["severity"] = severity if severity < MAX_SEVERITY else MAX_SEVERITY
+    if note:
+        values["note"] = note
+    wound = _new(Wound)
+    _set_dict(wound, values)
+    _set_fields_set(wound, _NEW_WOUND_SET)
+    _set_extra(wound, None)
+    _set_private(wound, None)
+    # ``_grown(found, wound, notches)``: the new wound's rank noted apart from the ranks kept sorted (gauge.py's
+    # figures, lane « severite-common »), sorted in past 16 of them.
+    notches = row.notches
+    added = (*added, notches * _RANK + wound_id)
+    if len(added) > 16:
+        order = _ranks_up(order, added)
+        added = ()
+    wounds = wounds + (wound,)  # noqa: RUF005 (one tuple made: ``(*wounds, wound)`` makes a list first)
+    if len(_WOUND_FIGURES) >= _FIGURES_KEPT:  # ``_remember_figures``
+        _WOUND_FIGURES.clear()
+    _WOUND_FIGURES[id(wounds)] = (wounds, before + notches, wound_id, order, added, ignored, rising)
+    # ``ctx.event("wound")``
+    events = ctx.events
+    if not events:
+        ctx.events = ["wound"]
+    elif "wound" not in events:
+        events.append("wound")
+    # « Blessure Légère (bras droit) : +1 cran de Trauma (30 → 31, au-delà de la jauge : Ardu (14)). »
+    log.append(row.lines[body_part].get(before) or wound_line(row, body_part, before, g))
+    if row.likely:
+        log.append("Le Meneur de Jeu peut imposer un Handicap à cette Blessure.")
+    needed = row.needed.get(before, _NOT_ASKED)
+    if needed is _NOT_ASKED:
+        needed = _needed(row, before, rs)
+    if needed is None:
+        if row.test != "never":
+            log.append(row.calm.get(before) or calm_line(row, before, g))
+    else:
+        # ``_tenacity``'s steps for a living character: a state that spares the Défi, else the Défi.
+        conditions = sheet.conditions
+        if not conditions or g.skipped.isdisjoint(conditions):
+            opposition, against = needed
+            return _defi(sheet, rs, ctx, g, opposition, against, damage_type in g.psychological, wound_id, wounds)
+        name = sheet.name
+        spared = g.spared.get(conditions)
+        log.append((spared.get(name) if spared else None) or spared_line(conditions, name, rs, g))
+    # The new sheet: ``evolve(sheet, wounds=wounds)`` without its checks (``wounds`` is a field).
+    fields = sheet.__dict__.copy()
+    fields["wounds"] = wounds
+    return with_values(sheet, fields)
+    opposition, against = needed
+    return _defi(sheet, rs, ctx, g, opposition, against, damage_type in g.psychological, wound_id, wounds)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -348,10 +465,17 @@ def _inflict(
 def strike(sheet: SeveriteSheet, action: Strike, ctx: Context) -> SeveriteSheet:
     """003 § Puissance contre Résistance."""
     rs: SeveriteRules = ctx.ruleset
-    _check_damage_type(action.damage_type, rs)
-    _check_part(action.body_part, rs)
-    part = rs.body_parts[action.body_part]
-    if action.vital_zone and not part.vital:
+    # The action's fields read from its ``__dict__`` (issue 15).
+    asked = action.__dict__
+    damage_type = asked["damage_type"]
+    body_part = asked["body_part"]
+    if damage_type not in rs.damage_types:
+        _check_damage_type(damage_type, rs)
+    if body_part not in rs.body_parts:
+        _check_part(body_part, rs)
+    part = rs.body_parts[body_part]
+    vital_zone = asked["vital_zone"]
+    if vital_zone and not part.vital:
         vital_parts = ", ".join(p.label.lower() for p in rs.body_parts.values() if p.vital) or "aucune"
         raise Refused(
             f"{part.label} n'est pas une zone vitale (zones vitales : {vital_parts}) : "
@@ -360,78 +484,90 @@ def strike(sheet: SeveriteSheet, action: Strike, ctx: Context) -> SeveriteSheet:
     if sheet.dead:
         ctx.say(f"{_name(sheet)} n'est plus en vie : l'attaque est sans effet.")
         return sheet
+    g = grid(rs)  # once per strike (issue 15)
     pw = rs.power
-    grade_id = power_grade(action.margin, rs)
-    grade = pw.grades[grade_id]
+    margin = asked["margin"]
+    at = g.power_at  # ``power_grade(margin, rs)``
+    grade = pw.grades[at[margin] if 0 <= margin < len(at) else power_grade(margin, rs)]
     # « Le jet de Puissance comprend systématiquement un D4 »
     base = ctx.dice(1, pw.base_die, "Puissance")
     power = base.total
-    parts = [base.detail]
+    shown = base.detail
+    damage_modifier = asked["damage_modifier"]
     if grade.adds_modifiers:
-        if action.damage_modifier:
-            power += action.damage_modifier
-            parts.append(f"{signed(action.damage_modifier)} (mod. de dégâts)")
+        if damage_modifier:
+            power += damage_modifier
+            shown += f" {signed(damage_modifier)} (mod. de dégâts)"
         # « Une frappe portée sur une zone vitale peut se voir octroyer un Modificateur de plus. »: the
         # GM's choice for each strike (issue 14), worth the table's value.
-        if action.vital_zone and pw.vital_zone_modifier:
+        if vital_zone and pw.vital_zone_modifier:
             power += pw.vital_zone_modifier
-            parts.append(f"{signed(pw.vital_zone_modifier)} (zone vitale)")
-    elif action.damage_modifier or action.vital_zone:
+            shown += f" {signed(pw.vital_zone_modifier)} (zone vitale)"
+    elif damage_modifier or vital_zone:
         # « Une Puissance Molle n'apporte aucun ajout en dehors du D4. »
-        parts.append("(aucun ajout en dehors du dé : ni Modificateur de dégâts, ni de zone vitale)")
+        shown += " (aucun ajout en dehors du dé : ni Modificateur de dégâts, ni de zone vitale)"
     if grade.extra_dice:
         extra = ctx.dice(grade.extra_dice, pw.extra_die, "Puissance")
         power += extra.total
-        parts.append(f"+ {extra.detail}")
+        shown += f" + {extra.detail}"
     for _ in range(grade.efficacy_dice):
         # « un D8 d'Efficacité au jet de Puissance avec Facilité »: rolled again, the best is kept.
         tries = [ctx.dice(1, pw.efficacy_die, "Efficacité (Facilité)") for _ in range(pw.facility_rolls)]
         best = max(t.total for t in tries)
         power += best
-        shown = ", ".join(str(t.total) for t in tries)
-        parts.append(f"+ {best} (D{pw.efficacy_die} d'Efficacité avec Facilité : {shown}, le meilleur)")
-    ctx.say(f"Puissance {grade.label} (différence {action.margin}) : {' '.join(parts)} = {fmt_int(power)}.")
+        faces = ", ".join(str(t.total) for t in tries)
+        shown += f" + {best} (D{pw.efficacy_die} d'Efficacité avec Facilité : {faces}, le meilleur)"
+    power_text = fmt_int(power)
+    log = ctx.log  # ``ctx.say(line)``
+    log.append(f"Puissance {grade.label} (différence {margin}) : {shown} = {power_text}.")
     # « un jet de un D4 auquel s'ajoute un Modificateur de protection »
     die = ctx.dice(1, rs.resistance.die, "Résistance")
-    prot, names = protection(sheet, action.body_part, action.damage_type, rs)
+    prot, shielded = shield(sheet, body_part, damage_type, rs, g)
     resistance = die.total + prot
-    dtype = rs.damage_types[action.damage_type].label
-    shield = (
-        f" + {prot} ({', '.join(names)}, {dtype.lower()})" if prot else f" (aucune protection : {part.label.lower()})"
-    )
-    ctx.say(f"Résistance : {die.detail}{shield} = {fmt_int(resistance)}.")
+    resistance_text = fmt_int(resistance)
+    log.append(f"Résistance : {die.detail}{shielded} = {resistance_text}.")
     severity = power - resistance
-    ctx.say(f"Sévérité = {fmt_int(power)} − {fmt_int(resistance)} = {fmt_int(severity)}.")
+    log.append(f"Sévérité = {power_text} − {resistance_text} = {fmt_int(severity)}.")
     return _inflict(
         sheet,
         severity,
         rs,
         ctx,
-        body_part=action.body_part,
-        damage_type=action.damage_type,
-        handicap=action.handicap,
-        handicap_penalty=action.handicap_penalty,
-        note=action.note,
+        g,
+        body_part,
+        damage_type,
+        asked["handicap"],
+        asked["handicap_penalty"],
+        asked["note"],
     )
 
 
 def damage(sheet: SeveriteSheet, action: Damage, ctx: Context) -> SeveriteSheet:
     """The common « Dégâts »: here ``amount`` is a Sévérité already worked out at the table."""
     rs: SeveriteRules = ctx.ruleset
-    if action.nonlethal:
+    asked = action.__dict__  # the action's fields (issue 15)
+    if asked["nonlethal"]:
         raise Refused("Sévérité ne compte pas de dégâts non létaux : chaque coup donne une Sévérité.")
-    if action.damage_type is not None:
-        _check_damage_type(action.damage_type, rs)
-    if action.body_part is not None:
-        _check_part(action.body_part, rs)
-    for _ in range(action.hits):
+    damage_type = asked["damage_type"]
+    if damage_type is not None and damage_type not in rs.damage_types:
+        _check_damage_type(damage_type, rs)
+    body_part = asked["body_part"]
+    if body_part is not None and body_part not in rs.body_parts:
+        _check_part(body_part, rs)
+    g = grid(rs)  # once per action (issue 15)
+    given = asked["amount"]
+    for _ in range(asked["hits"]):
         if sheet.dead:
             ctx.say(f"{_name(sheet)} n'est plus en vie : coup sans effet.")
             break
-        amount = ctx.amount(action.amount, "Sévérité", minimum=None)
-        if not amount.given:
-            ctx.say(f"Sévérité : {amount.detail}.")
-        sheet = _inflict(sheet, amount.total, rs, ctx, body_part=action.body_part, damage_type=action.damage_type)
+        if given.__class__ is int:  # a number given as such: what ``ctx.amount`` gives for it, nothing said
+            severity = given
+        else:
+            amount = ctx.amount(given, "Sévérité", minimum=None)
+            if not amount.given:
+                ctx.say(f"Sévérité : {amount.detail}.")
+            severity = amount.total
+        sheet = _inflict(sheet, severity, rs, ctx, g, body_part, damage_type, "", 0, "")
     return sheet
 
 
@@ -596,13 +732,23 @@ def heal(sheet: SeveriteSheet, action: Heal, ctx: Context) -> SeveriteSheet:
             "Dans Sévérité, la jauge de Trauma ne baisse qu'au repos (blessures traitées) ou par des soins "
             "surnaturels : traitez la blessure, ou cochez « magique »."
         )
-    _alive(sheet, "soigner")
-    amount = ctx.amount(action.amount, "Crans retirés")
-    if amount.total < 0:
-        raise Refused(f"Retirer {amount.total} crans n'a pas de sens.")
-    before = trauma(sheet)
-    sheet, removed = _lower_gauge(sheet, amount.total, rs, ctx, heals=True)
-    ctx.say(f"Soins surnaturels : {plural(removed, 'cran')} de Trauma retirés ({before} → {before - removed}).")
+    if sheet.dead:
+        _alive(sheet, "soigner")
+    # ``ctx.amount(action.amount, …).total``: a number given as such is its own total (issue 15, session 7: a
+    # Python call less; ``Context.amount`` for typed text and dice).
+    total = action.amount
+    if total.__class__ is not int:
+        total = ctx.amount(total, "Crans retirés").total
+    if total < 0:
+        raise Refused(f"Retirer {total} crans n'a pas de sens.")
+    found = _figures(sheet.wounds)
+    before = found[1]  # ``trauma(sheet)``
+    sheet, removed = _lower(sheet, found, total, rs, ctx, None, None, True)
+    # ``plural(removed, 'cran')``, ``removed`` being 0 or more; ``ctx.say``.
+    ctx.log.append(
+        f"Soins surnaturels : {removed} {'crans' if removed > 1 else 'cran'} de Trauma retirés"
+        f" ({before} → {before - removed})."
+    )
     return sheet
 
 
@@ -628,18 +774,20 @@ def set_condition(sheet: SeveriteSheet, action: SetCondition, ctx: Context) -> S
     if rule is None:
         raise Refused(f"État inconnu : « {cid} ».")
     label = rule.label
+    # ``ctx.say``: ``ctx.log.append``, no line being secret (issue 15, session 7: a Python call less per action).
     if action.active:
-        _alive(sheet, "changer d'état")
+        if sheet.dead:
+            _alive(sheet, "changer d'état")
         if cid in sheet.conditions:
-            ctx.say(f"{label} : déjà en place.")
+            ctx.log.append(f"{label} : déjà en place.")
             return sheet
-        ctx.say(f"État {label} ajouté.")
+        ctx.log.append(f"État {label} ajouté.")
         return _put_condition(sheet, cid, rs)
     if cid not in sheet.conditions:
-        ctx.say(f"{label} : n'était pas en place.")
+        ctx.log.append(f"{label} : n'était pas en place.")
         return sheet
-    ctx.say(f"État {label} retiré.")
-    return _drop_conditions(sheet, {cid})
+    ctx.log.append(f"État {label} retiré.")
+    return _drop_condition(sheet, cid)
 
 
 def clear_conditions(sheet: SeveriteSheet, action: ClearConditions, ctx: Context) -> SeveriteSheet:

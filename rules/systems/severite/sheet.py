@@ -1,7 +1,5 @@
 """The Sévérité sheet: wounds, the Trauma gauge they fill, Ténacité, protections."""
 
-from __future__ import annotations
-
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
@@ -144,7 +142,7 @@ class SeveriteSheet(SheetBase):
         return tuple(sorted(set(value)))
 
     @model_validator(mode="after")
-    def _coherent(self, info: ValidationInfo) -> SeveriteSheet:
+    def _coherent(self, info: ValidationInfo) -> "SeveriteSheet":
         """The checks of ``sheet_problems``, against the rule table the caller gives in the validation
         context (``{"rules_table": table}``: a GM's house rules) or else the shipped one."""
         context = info.context

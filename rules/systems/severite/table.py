@@ -1,7 +1,5 @@
 """Sévérité's rule table (``resources/rulesets/severite.toml``), validated by pydantic."""
 
-from __future__ import annotations
-
 from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
@@ -69,7 +67,7 @@ class PowerRules(Table):
     """Degrés de Puissance, du plus faible au plus fort."""
 
     @model_validator(mode="after")
-    def _ordered(self) -> PowerRules:
+    def _ordered(self) -> "PowerRules":
         _increasing({k: g.min_margin for k, g in self.grades.items()}, "power.grades")
         return self
 
@@ -277,7 +275,7 @@ class SeveriteRules(Table):
     """États (conditions) et leur durée."""
 
     @model_validator(mode="after")
-    def _references(self) -> SeveriteRules:
+    def _references(self) -> "SeveriteRules":
         _increasing({k: g.min_severity for k, g in self.grades.items()}, "grades")
         _increasing({k: s.min_margin for k, s in self.success_levels.items()}, "success_levels")
         check_time_units(self.time_units, ("turn", "hour"))

@@ -102,7 +102,8 @@ def advance_time(sheet: SeveriteSheet, action: AdvanceTime, ctx: Context) -> Sev
         raise unknown("Unité de temps inconnue", unit, (rs.time_labels.get(k, k) for k in units))
     seconds = count * units[unit]
     label = rs.time_labels.get(unit, unit)
-    ctx.say(f"Le temps passe : {count} {label}{'s' if count > 1 else ''}.")
+    # ``ctx.say``, the line not secret (issue 15, session 7: a Python call less).
+    ctx.log.append(f"Le temps passe : {count} {label}{'s' if count > 1 else ''}.")
     if sheet.turn_timers:  # ``_pass_turns`` has nothing to count down without them
         sheet = _pass_turns(sheet, seconds // units["turn"], rs, ctx)
     return evolve(sheet, clock=sheet.clock + seconds)
