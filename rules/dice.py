@@ -87,10 +87,25 @@ def _too_many(expression: str) -> Refused:
     return Refused(f"« {expression} » lance trop de dés (au plus {MAX_DICE}).")
 
 
+# A plain ``NdS±K``, worked out once (issue 15: a typed dice hit cost 11,000 to 22,000 CPU instructions more than a
+# typed number, through three Python calls per die and its text built anew each time):
+# ``(expression, count, sides, bits, bonus, pattern, made)``. ``bits`` is what ``random.Random._randbelow(sides)``
+# asks of ``getrandbits``; ``pattern.format(faces, total)`` is the journal's detail; ``made`` keeps the ``Roll`` of
+# each result already met, at its draws (each face − 1) read as one number in base ``sides`` (``None`` when the
+# expression has too many results to keep them: more than ``MAX_KEPT``).
+Plan = tuple[str, int, int, int, int, str, "list[Roll | None] | None"]
+MAX_KEPT = 216
+
+
+def _plan(expression: str, count: int, sides: int, bonus: int, pattern: str) -> Plan:
+    made: list[Roll | None] | None = [None] * sides**count if count <= 3 and sides**count <= MAX_KEPT else None
+    return (expression, count, sides, sides.bit_length(), bonus, pattern, made)
+
+
 @functools.lru_cache(maxsize=256)
-def _plain_form(expression: str) -> tuple[int, int, int, str] | None:
-    """``"2d6+3"`` → ``(2, 6, 3, "2d6 ({}) + 3")``: count, sides, bonus and the detail's pattern; ``None`` when
-    the expression is not a plain ``NdS±K`` the fast path rolls."""
+def _plain_form(expression: str) -> Plan | None:
+    """``"2d6+3"`` → its ``Plan`` (count 2, sides 6, bonus 3, detail « 2d6 (…) + 3 = … »); ``None`` when the
+    expression is not a plain ``NdS±K`` the fast path rolls."""
     match = _PLAIN_DICE.fullmatch(expression)
     if match is None:
         return None
@@ -99,8 +114,28 @@ def _plain_form(expression: str) -> tuple[int, int, int, str] | None:
     if not (1 <= count <= 100 and 1 <= sides <= 1000):
         return None
     sign, bonus = match.group(3), int(match.group(4) or 0)
-    pattern = f"{count}d{sides} ({{}})" + (f" {sign} {bonus}" if sign else "")
-    return count, sides, (-bonus if sign == "-" else bonus), pattern
+    pattern = f"{count}d{sides} ({{}})" + (f" {sign} {bonus}" if sign else "") + " = {}"
+    return _plan(expression, count, sides, -bonus if sign == "-" else bonus, pattern)
+
+
+# The rules' own rolls (``roll_dice``: « 1d6 = 4 », « 3d6 (1, 5, 2) = 8 »), by sides for one die, by (count,
+# sides) for more.
+_RULE_PLANS: dict[int | tuple[int, int], Plan] = {}
+
+
+def rule_plan(count: int, sides: int) -> Plan | None:
+    """The ``Plan`` of a rule roll of ``count``d``sides`` as ``roll_dice`` writes it; ``None`` outside 1 to 100
+    dice of 1 to 1,000 sides (``roll_dice`` rolls those)."""
+    if count.__class__ is not int or sides.__class__ is not int:
+        return None
+    key = sides if count == 1 else (count, sides)
+    plan = _RULE_PLANS.get(key)
+    if plan is None:
+        if not (1 <= count <= 100 and 1 <= sides <= 1000):
+            return None
+        pattern = f"{count}d{sides} = {{1}}" if count == 1 else f"{count}d{sides} ({{}}) = {{}}"
+        plan = _RULE_PLANS[key] = _plan(f"{count}d{sides}", count, sides, 0, pattern)
+    return plan
 
 
 _Random = random.Random
@@ -117,40 +152,97 @@ def draw(rng: random.Random, sides: int) -> int:
     return rng.randrange(sides) + 1
 
 
+def roll_of(plan: Plan, faces: list[int]) -> Roll:
+    """The ``Roll`` of ``plan`` whose dice show ``faces``."""
+    total = sum(faces) + plan[4]
+    return _tuple_new(Roll, (plan[0], total, plan[5].format(", ".join(map(str, faces)), total), False))
+
+
+def roll_plan(plan: Plan, rng: random.Random) -> Roll:
+    """``plan`` rolled with ``rng``: each die ``rng.randrange(sides) + 1`` in turn, as ``draw`` and the d20 library
+    draw it. For a plain ``random.Random``, ``randrange(sides)`` is ``_randbelow(sides)``, whose loop is written
+    out here (issue 15: two Python calls less per die; ``test_dice_plans`` holds it to the library's draws), and
+    a result already met is its ``Roll`` again (``Roll`` is immutable)."""
+    if rng.__class__ is not _Random:
+        return _asked(plan, rng)
+    _, count, sides, bits, _, _, made = plan
+    getrandbits = rng.getrandbits
+    if made is None:
+        faces = []
+        for _ in range(count):
+            r = getrandbits(bits)
+            while r >= sides:
+                r = getrandbits(bits)
+            faces.append(r + 1)
+        return roll_of(plan, faces)
+    key = getrandbits(bits)
+    while key >= sides:
+        key = getrandbits(bits)
+    if count > 1:
+        for _ in range(count - 1):
+            r = getrandbits(bits)
+            while r >= sides:
+                r = getrandbits(bits)
+            key = key * sides + r
+    roll = made[key]
+    if roll is None:
+        roll = made[key] = roll_of(plan, faces_of(key, count, sides))
+    return roll
+
+
+def _asked(plan: Plan, rng: random.Random) -> Roll:
+    """``plan`` rolled by asking ``rng.randrange`` for each die (a generator that is not a plain ``random.Random``:
+    a subclass that scripts its draws, ``SystemRandom``). Apart from ``roll_plan``: its comprehension would make
+    ``roll_plan`` keep ``rng`` and ``sides`` in cells on every call."""
+    sides = plan[2]
+    return roll_of(plan, [rng.randrange(sides) + 1 for _ in range(plan[1])])
+
+
+def faces_of(key: int, count: int, sides: int) -> list[int]:
+    """The faces of ``count`` dice whose draws (each face − 1) read as one number in base ``sides`` make ``key``."""
+    faces = []
+    for _ in range(count):
+        key, r = divmod(key, sides)
+        faces.append(r + 1)
+    faces.reverse()
+    return faces
+
+
 def _roll_plain(expression: str, rng: random.Random) -> Roll | None:
     """``NdS±K`` rolled exactly as the d20 library rolls and writes it (same draws from ``rng``, same detail),
     at a fraction of its cost; ``None`` for anything else (the library handles it, with its bounds and our
     French refusals)."""
-    form = _plain_form(expression)
-    if form is None:
+    plan = _plain_form(expression)
+    if plan is None:
         return None
-    return _roll_form(expression, form, rng)
+    return roll_plan(plan, rng)
 
 
-def _roll_form(expression: str, form: tuple[int, int, int, str], rng: random.Random) -> Roll:
-    count, sides, bonus, pattern = form  # sides: 1 to 1000
-    if count == 1:
-        face = (rng._randbelow(sides) if type(rng) is _Random else rng.randrange(sides)) + 1  # type: ignore[attr-defined]
-        total, faces = face + bonus, str(face)
-    else:
-        rolled = [draw(rng, sides) for _ in range(count)]
-        total, faces = sum(rolled) + bonus, ", ".join(map(str, rolled))
-    return _tuple_new(Roll, (expression, total, f"{pattern.format(faces)} = {total}", False))
+# How ``parse_amount`` reads each text met (``amount_form``), at most ``MAX_AMOUNTS`` of them.
+AMOUNTS: dict[str, Roll | Plan | None] = {}
+MAX_AMOUNTS = 512
 
 
-@functools.lru_cache(maxsize=512)
-def amount_form(amount: str) -> Roll | tuple[str, tuple[int, int, int, str]] | None:
+def amount_form(amount: str) -> Roll | Plan | None:
     """How ``parse_amount`` reads the text ``amount``, worked out once per text (issue 15): a whole number is
-    its given ``Roll`` itself; a plain ``NdS±K`` is ``(expression, plain form)``, rolled by ``roll_amount``;
-    anything else is ``None`` (``parse_amount`` then says what is wrong, or the d20 library rolls it)."""
+    its given ``Roll`` itself; a plain ``NdS±K`` is its ``Plan``, rolled by ``roll_plan``; anything else is
+    ``None`` (``parse_amount`` then says what is wrong, or the d20 library rolls it)."""
+    try:
+        return AMOUNTS[amount]
+    except KeyError:
+        pass
     text = amount.strip()
+    form: Roll | Plan | None
     if INTEGER.fullmatch(text):
         value = int(text)
-        return Roll(text, value, text, given=True)
-    if not text or len(text) > MAX_EXPRESSION_LENGTH:
-        return None
-    form = _plain_form(text)
-    return None if form is None else (text, form)
+        form = Roll(text, value, text, given=True)
+    elif not text or len(text) > MAX_EXPRESSION_LENGTH:
+        form = None
+    else:
+        form = _plain_form(text)
+    if len(AMOUNTS) < MAX_AMOUNTS:
+        AMOUNTS[amount] = form
+    return form
 
 
 def _library() -> Any:
@@ -219,9 +311,9 @@ def parse_amount(amount: int | str, rng: random.Random | None, what: str) -> Rol
     if amount.__class__ is str and rng is not None:
         form = amount_form(amount)
         if form is not None:
-            if isinstance(form, Roll):
+            if form.__class__ is Roll:
                 return form
-            return _roll_form(form[0], form[1], rng)
+            return roll_plan(form, rng)  # type: ignore[arg-type]
     if isinstance(amount, int):
         return Roll(str(amount), amount, str(amount), given=True)
     text = amount.strip()
@@ -249,7 +341,12 @@ def roll_dice(
         return Roll(expression, given, f"{expression} = {given} (valeur donnée)", given=True)
     if rng is None:
         raise NeedsRoll(f"{what} : lancez {expression} ou donnez la valeur obtenue.")
-    faces = [draw(rng, sides) for _ in range(count)]  # randrange(s) + 1 draws what randint(1, s) draws, faster
+    plan = rule_plan(count, sides)
+    if plan is not None:
+        return roll_plan(plan, rng)
+    faces = []
+    for _ in range(count):  # a loop, not a comprehension: ``rng`` and ``sides`` stay out of cells
+        faces.append(draw(rng, sides))  # randrange(s) + 1 draws what randint(1, s) draws, faster
     total = sum(faces)
     if count == 1:
         detail = f"{expression} = {total}"

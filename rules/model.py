@@ -13,7 +13,7 @@ from typing import Any, NamedTuple, TypeVar
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic._internal._model_construction import ModelMetaclass
 
-from rules.dice import Roll, parse_amount, roll_dice
+from rules.dice import _RULE_PLANS, AMOUNTS, Roll, amount_form, parse_amount, roll_dice, roll_of, roll_plan
 from rules.errors import Refused
 from rules.record import Record, _set
 
@@ -172,8 +172,6 @@ def with_values(model: S, values: dict[str, Any]) -> S:
 
 _tuple_new = tuple.__new__
 _Random = random.Random
-# « 1d6 », « 1d20 », « 1d100 »: the expression of one die, by its sides (``Context.dice``).
-_ONE_DIE: dict[int, str] = {sides: f"1d{sides}" for sides in range(1, 101)}
 # The roll of a whole number given as such (« 7 » typed, or a rule's number), by value: the same immutable
 # ``Roll`` each time (issue 15: ``Context.amount`` runs for every damage and heal).
 _NUMBERS: dict[int, Roll] = {}
@@ -237,12 +235,25 @@ class Context:
         rng = self.rng
         if self.given:
             result = roll_dice(count, sides, rng, self.given.pop(0), what)
-        elif count == 1 and rng is not None and sides.__class__ is int and sides > 0:
-            # One die (the rules' tests, a d100, a Ténacité die): ``roll_dice`` without its list and joins
-            # (issue 15); the same draw (``dice.draw``) and the same journal text.
-            face = (rng._randbelow(sides) if rng.__class__ is _Random else rng.randrange(sides)) + 1  # type: ignore[attr-defined]
-            expression = _ONE_DIE.get(sides) or f"1d{sides}"
-            result = _tuple_new(Roll, (expression, face, f"{expression} = {face}", False))
+        elif (
+            rng.__class__ is _Random
+            and count.__class__ is int
+            and sides.__class__ is int
+            and (plan := _RULE_PLANS.get(sides if count == 1 else (count, sides))) is not None
+        ):
+            # A roll met before (issue 15): ``roll_dice`` without its checks, its list and its texts, the same
+            # draws and the same ``Roll``; one die drawn here, as ``dice.roll_plan`` draws it.
+            made = plan[6]
+            if count == 1 and made is not None:
+                getrandbits, bits = rng.getrandbits, plan[3]
+                face = getrandbits(bits)
+                while face >= sides:
+                    face = getrandbits(bits)
+                result = made[face]  # type: ignore[assignment]
+                if result is None:
+                    result = made[face] = roll_of(plan, [face + 1])
+            else:
+                result = roll_plan(plan, rng)
         else:
             result = roll_dice(count, sides, rng, None, what)
         rolls = self.rolls
@@ -269,13 +280,25 @@ class Context:
                 if len(_NUMBERS) < 4096:
                     _NUMBERS[amount] = found
             return found
-        if isinstance(amount, int):
+        if amount.__class__ is str and (rng := self.rng) is not None:
+            # ``parse_amount``'s first steps (issue 15: a typed « 1d6 » cost ~11,000 CPU instructions, « 2d6 »
+            # ~22,000): the text read once per text (``dice.amount_form``), a plain ``NdS±K`` rolled by its plan.
+            form = AMOUNTS.get(amount) or amount_form(amount)
+            if form is None:
+                result = parse_amount(amount, rng, what)
+            elif form.__class__ is Roll:
+                return form
+            else:
+                result = roll_plan(form, rng)  # type: ignore[arg-type]
+        elif isinstance(amount, int):
             text = str(amount)
             return Roll(text, amount, text, True)
-        result = parse_amount(amount, self.rng, what)
+        else:
+            result = parse_amount(amount, self.rng, what)
         if not result.given:
             total = result.total
-            if total > MAX_POINTS or minimum is None or total < minimum or total < -MAX_POINTS:
+            # ``_bounded`` changes a total above ``MAX_POINTS``, below ``-MAX_POINTS`` or below ``minimum``.
+            if total > MAX_POINTS or total < -MAX_POINTS or (minimum is not None and total < minimum):
                 result = _bounded(result, minimum)
             rolls = self.rolls
             if rolls:
