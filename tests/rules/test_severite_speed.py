@@ -317,3 +317,19 @@ def test_two_hits_on_one_sheet_each_heal_their_own_wound() -> None:
     assert [(w.id, w.grade) for w in out.sheet.wounds] == [(1, "legere")]
     again = heal(first, 1)
     assert [(w.id, w.body_part) for w in again.sheet.wounds] == [(1, None)]
+
+
+# Session 7, last round: the Défi that ignores the wound keeps the new tuple's figures (one more wound ignored).
+
+
+def test_a_wound_ignored_by_its_defi_counts_again_when_inebranlable_goes() -> None:
+    """« Vous permet tout simplement d’ignorer la Blessure jusqu’à la fin du Conflit. » A Grave wound whose Défi
+    gives Inébranlable is ignored; Inébranlable taken off by hand, it counts again (the count of ignored wounds
+    kept with the new tuple's figures must hold it)."""
+    sheet = rules.new_sheet("severite", name="Ysolde", physique=2)
+    out = rules.apply(sheet, InflictWound(grade="grave", rolls=(10,)), random.Random(0))
+    assert out.log[2].endswith("Ténacité Inébranlable. Ignore la Blessure jusqu'à la fin du Conflit.")
+    assert [(w.id, w.ignored) for w in out.sheet.wounds] == [(1, True)]
+    off = rules.apply(out.sheet, rules.SetCondition(condition="inebranlable", active=False)).sheet
+    assert off.conditions == ()
+    assert [(w.id, w.ignored) for w in off.wounds] == [(1, False)]

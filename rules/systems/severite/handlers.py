@@ -55,6 +55,7 @@ from rules.systems.severite.gauge import (
     _name,
     _put_condition,
     _ranks_up,
+    _remember_figures,
     _replace_wound,
     calm_line,
     condition_label,
@@ -166,7 +167,15 @@ def _defi(
     if result.condition is not None:
         sheet = _put_condition(sheet, result.condition, rs)
     if result.ignores_wound and wound_id is not None:
-        sheet = _replace_wound(sheet, evolve(_find_wound(sheet, wound_id), ignored=True))
+        wounds = sheet.wounds
+        wound = _find_wound(sheet, wound_id)
+        sheet = _replace_wound(sheet, evolve(wound, ignored=True))
+        # The new tuple's figures: the old one's, one more wound ignored (issue 15, session 7: the next action,
+        # often the gauge lowered just below, worked them all out again). Rising ids: each number once.
+        found = _WOUND_FIGURES.get(id(wounds))
+        if found is not None and found[0] is wounds and found[6]:
+            ignored = found[5] + (not wound.ignored)
+            _remember_figures((sheet.wounds, found[1], found[2], found[3], found[4], ignored, True))
     if result.notches:
         before = trauma(sheet)
         sheet, removed = _lower_gauge(sheet, result.notches, rs, ctx, prefer=wound_id, heals=False)
