@@ -333,3 +333,17 @@ def test_a_wound_ignored_by_its_defi_counts_again_when_inebranlable_goes() -> No
     off = rules.apply(out.sheet, rules.SetCondition(condition="inebranlable", active=False)).sheet
     assert off.conditions == ()
     assert [(w.id, w.ignored) for w in off.wounds] == [(1, False)]
+
+
+def test_a_state_put_again_keeps_the_longer_time_it_had_left() -> None:
+    """« Vous resterez en piste mais incapacité momentanément par la douleur jusqu’à la fin du prochain tour. »
+    A Défi giving Tourmenté to a character already Tourmenté for 5 more turns (the state lasts 2): the longer time
+    is kept, the other state's timer (Stoïque) left as it was, before it."""
+    timers = [{"condition": "stoique", "turns": 1}, {"condition": "tourmente", "turns": 5}]
+    sheet = rules.new_sheet(
+        "severite", name="Ysolde", physique=2, conditions=["stoique", "tourmente"], turn_timers=timers
+    )
+    out = rules.apply(sheet, InflictWound(grade="grave", rolls=(6,)), random.Random(0))
+    assert out.log[2].endswith("Ténacité Tourmentée. Reste en piste mais sans Action jusqu'à la fin du prochain tour.")
+    assert out.sheet.conditions == ("stoique", "tourmente")
+    assert [(t.condition, t.turns) for t in out.sheet.turn_timers] == [("stoique", 1), ("tourmente", 5)]

@@ -491,8 +491,13 @@ def _walk_levels(margin: int, rs: SeveriteRules) -> str:
 
 def protection(sheet: SeveriteSheet, body_part: str, damage_type: str, rs: SeveriteRules) -> tuple[int, list[str]]:
     """Modificateur de protection of what covers ``body_part`` against ``damage_type``."""
-    covering = [(e.against(damage_type), e.name) for e in sheet.equipment if body_part in e.body_parts]
-    covering = [(v, n) for v, n in covering if v > 0]
+    # A loop, not comprehensions (issue 15, session 7: the zone and type captured made cells of them).
+    covering = []
+    for e in sheet.equipment:
+        if body_part in e.body_parts:
+            value = e.against(damage_type)
+            if value > 0:
+                covering.append((value, e.name))
     if not covering:
         return 0, []
     if rs.resistance.protection_stacks:
@@ -568,7 +573,12 @@ def _find_wound(sheet: SeveriteSheet, wound_id: int) -> Wound:
 
 
 def _replace_wound(sheet: SeveriteSheet, wound: Wound) -> SeveriteSheet:
-    return evolve(sheet, wounds=tuple(wound if w.id == wound.id else w for w in sheet.wounds))
+    # A loop, not a generator (issue 15, session 7: no cell of ``wound``).
+    wound_id = wound.id
+    wounds = []
+    for w in sheet.wounds:
+        wounds.append(wound if w.id == wound_id else w)
+    return evolve(sheet, wounds=tuple(wounds))
 
 
 def _alive(sheet: SeveriteSheet, what: str) -> None:
@@ -611,8 +621,17 @@ def _put_condition(
     timers = sheet.turn_timers
     if rule.duration == "turns":
         if timers:
-            left = max([rule.turns] + [t.turns for t in timers if t.condition == cid])
-            timers = (*(t for t in timers if t.condition != cid), _turn_timer(cid, left))
+            # The longest length of ``cid``'s timers and the others kept, in one loop (issue 15, session 7: the
+            # comprehensions made a cell of ``cid``, dearer at every call).
+            left = rule.turns
+            others = []
+            for t in timers:
+                if t.condition == cid:
+                    if t.turns > left:
+                        left = t.turns
+                else:
+                    others.append(t)
+            timers = (*others, _turn_timer(cid, left))
         else:  # ``_turn_timer(cid, rule.turns)``, the timer looked up first (issue 15, session 7: a call less)
             timer = _TURN_TIMERS.get((cid, rule.turns))
             timers = (timer if timer is not None else _turn_timer(cid, rule.turns),)
@@ -646,8 +665,12 @@ def _drop_condition(sheet: SeveriteSheet, cid: str) -> SeveriteSheet:
     at = conditions.index(cid)
     conditions = conditions[:at] + conditions[at + 1 :]
     timers = sheet.turn_timers
-    if timers:
-        timers = tuple([t for t in timers if t.condition != cid])
+    if timers:  # a loop, not a comprehension (issue 15, session 7: no cell of ``cid``)
+        others = []
+        for t in timers:
+            if t.condition != cid:
+                others.append(t)
+        timers = tuple(others)
     if cid == "inebranlable" and _figures(sheet.wounds)[5]:
         wounds = tuple(evolve(w, ignored=False) if w.ignored else w for w in sheet.wounds)
         return evolve(sheet, conditions=conditions, turn_timers=timers, wounds=wounds)
@@ -655,10 +678,19 @@ def _drop_condition(sheet: SeveriteSheet, cid: str) -> SeveriteSheet:
 
 
 def _drop_conditions(sheet: SeveriteSheet, gone: set[str]) -> SeveriteSheet:
+    # Loops, not generators (issue 15, session 7: no cell of ``gone``).
     timers = sheet.turn_timers
     if timers:
-        timers = tuple(t for t in timers if t.condition not in gone)
-    conditions = tuple(c for c in sheet.conditions if c not in gone)
+        others = []
+        for t in timers:
+            if t.condition not in gone:
+                others.append(t)
+        timers = tuple(others)
+    kept = []
+    for c in sheet.conditions:
+        if c not in gone:
+            kept.append(c)
+    conditions = tuple(kept)
     # The ignored wounds counted with the wounds' figures (issue 15: not one read per wound).
     if "inebranlable" in gone and _figures(sheet.wounds)[5]:
         wounds = tuple(evolve(w, ignored=False) if w.ignored else w for w in sheet.wounds)
@@ -704,7 +736,11 @@ def _heal_away(
     if removed:
         return evolve(sheet, sequels=sequels) if sequels is not sheet.sequels else sheet
     gone = {w.id for w in healed}
-    return evolve(sheet, wounds=tuple(w for w in sheet.wounds if w.id not in gone), sequels=sequels)
+    left = []  # a loop, not a generator (issue 15, session 7: no cell of ``gone``)
+    for w in sheet.wounds:
+        if w.id not in gone:
+            left.append(w)
+    return evolve(sheet, wounds=tuple(left), sequels=sequels)
 
 
 def _say_healed(healed: list[Wound], sequels: tuple[str, ...], rs: SeveriteRules, ctx: Context) -> tuple[str, ...]:

@@ -521,7 +521,9 @@ def strike(sheet: SeveriteSheet, action: Strike, ctx: Context) -> SeveriteSheet:
         shown += f" + {extra.detail}"
     for _ in range(grade.efficacy_dice):
         # « un D8 d'Efficacité au jet de Puissance avec Facilité »: rolled again, the best is kept.
-        tries = [ctx.dice(1, pw.efficacy_die, "Efficacité (Facilité)") for _ in range(pw.facility_rolls)]
+        tries = []  # a loop, not a comprehension (issue 15, session 7: no cells of ``ctx`` and ``pw``)
+        for _ in range(pw.facility_rolls):
+            tries.append(ctx.dice(1, pw.efficacy_die, "Efficacité (Facilité)"))
         best = max(t.total for t in tries)
         power += best
         faces = ", ".join(str(t.total) for t in tries)
