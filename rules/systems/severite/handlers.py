@@ -79,6 +79,9 @@ from rules.systems.severite.gauge import (
 from rules.systems.severite.sheet import MAX_NOTCHES, MAX_SEVERITY, MAX_WOUND_ID, MAX_WOUNDS, SeveriteSheet, Wound
 from rules.systems.severite.table import SeveriteRules, WoundGrade
 
+# What ``damage`` walks for one hit (``range(1)`` without the object made).
+_ONE_HIT = (None,)
+
 # ``_add_wound``'s memo of ``_test_needed`` and ``_tenacity``'s of the states sparing the Défi: a key not asked yet.
 _NOT_ASKED: Any = object()
 
@@ -519,7 +522,7 @@ def strike(sheet: SeveriteSheet, action: Strike, ctx: Context) -> SeveriteSheet:
         extra = ctx.dice(grade.extra_dice, pw.extra_die, "Puissance")
         power += extra.total
         shown += f" + {extra.detail}"
-    for _ in range(grade.efficacy_dice):
+    for _ in range(grade.efficacy_dice) if grade.efficacy_dice else ():  # no ``range`` made for none (issue 15)
         # « un D8 d'Efficacité au jet de Puissance avec Facilité »: rolled again, the best is kept.
         tries = []  # a loop, not a comprehension (issue 15, session 7: no cells of ``ctx`` and ``pw``)
         for _ in range(pw.facility_rolls):
@@ -528,17 +531,18 @@ def strike(sheet: SeveriteSheet, action: Strike, ctx: Context) -> SeveriteSheet:
         power += best
         faces = ", ".join(str(t.total) for t in tries)
         shown += f" + {best} (D{pw.efficacy_die} d'Efficacité avec Facilité : {faces}, le meilleur)"
-    power_text = fmt_int(power)
+    power_text = f"−{-power}" if power < 0 else str(power)  # ``fmt_int``, inlined (issue 15, session 7)
     log = ctx.log  # ``ctx.say(line)``
     log.append(f"Puissance {grade.label} (différence {margin}) : {shown} = {power_text}.")
     # « un jet de un D4 auquel s'ajoute un Modificateur de protection »
     die = ctx.dice(1, rs.resistance.die, "Résistance")
     prot, shielded = shield(sheet, body_part, damage_type, rs, g)
     resistance = die.total + prot
-    resistance_text = fmt_int(resistance)
+    resistance_text = f"−{-resistance}" if resistance < 0 else str(resistance)  # ``fmt_int``
     log.append(f"Résistance : {die.detail}{shielded} = {resistance_text}.")
     severity = power - resistance
-    log.append(f"Sévérité = {power_text} − {resistance_text} = {fmt_int(severity)}.")
+    severity_text = f"−{-severity}" if severity < 0 else str(severity)  # ``fmt_int``
+    log.append(f"Sévérité = {power_text} − {resistance_text} = {severity_text}.")
     return _inflict(
         sheet,
         severity,
@@ -567,7 +571,8 @@ def damage(sheet: SeveriteSheet, action: Damage, ctx: Context) -> SeveriteSheet:
         _check_part(body_part, rs)
     g = grid(rs)  # once per action (issue 15)
     given = asked["amount"]
-    for _ in range(asked["hits"]):
+    hits = asked["hits"]
+    for _ in _ONE_HIT if hits == 1 else range(hits):  # no ``range`` made for one hit (issue 15, session 7)
         if sheet.dead:
             ctx.say(f"{_name(sheet)} n'est plus en vie : coup sans effet.")
             break
