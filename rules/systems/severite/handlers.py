@@ -134,7 +134,7 @@ def _tenacity(
         if labels is _NOT_ASKED:
             labels = skipping_labels(conditions, rs, g)
         if labels is not None:
-            ctx.say(f"Pas de Défi de Ténacité pour {_name(sheet)}, déjà dans l'état : {labels}.")
+            ctx.log.append(f"Pas de Défi de Ténacité pour {_name(sheet)}, déjà dans l'état : {labels}.")
             return sheet if wounds is None else evolve(sheet, wounds=wounds)
     return _defi(sheet, rs, ctx, g, opposition, against, psychological, wound_id, wounds)
 
@@ -152,12 +152,13 @@ def _defi(
 ) -> SeveriteSheet:
     """``_tenacity`` once it is known that the Défi is rolled: the roll and its result."""
     total, parts = _tenacity_roll(sheet, rs, ctx, psychological, wounds)
+    say = ctx.log.append  # ``ctx.say``, no line being secret (issue 15, session 7: a Python call less per line)
     margin = total - opposition
     head = f"Défi de Ténacité contre {against} ({opposition}) : {parts} = {fmt_int(total)}"
     if margin < 0:
         # « Si le Défi est échoué, vous êtes hors combat … incapable d'agir jusqu'à la fin du Conflit. »
         cid = rs.tenacity.failure_condition
-        ctx.say(f"{head} → échec : {condition_label(cid, rs).lower()} jusqu'à la fin du Conflit.")
+        say(f"{head} → échec : {condition_label(cid, rs).lower()} jusqu'à la fin du Conflit.")
         ctx.event("out_of_combat")
         return _put_condition(sheet, cid, rs, wounds)
     if wounds is not None:
@@ -165,7 +166,7 @@ def _defi(
     at = g.level_at  # ``success_level(margin, rs)``, the margin being 0 or more
     level = rs.success_levels[at[margin] if margin < len(at) else at[-1]]
     result = rs.tenacity_results[level.tenacity]
-    ctx.say(f"{head} → réussite {level.label} (différence {margin}) : Ténacité {result.label}. {result.effect}")
+    say(f"{head} → réussite {level.label} (différence {margin}) : Ténacité {result.label}. {result.effect}")
     ctx.event(f"tenacity_{level.tenacity}")
     if result.condition is not None:
         sheet = _put_condition(sheet, result.condition, rs)
@@ -183,7 +184,7 @@ def _defi(
         before = trauma(sheet)
         sheet, removed = _lower_gauge(sheet, result.notches, rs, ctx, prefer=wound_id, heals=False)
         if removed:
-            ctx.say(f"Jauge de Trauma : {before} → {before - removed} ({plural(removed, 'cran')} en moins).")
+            say(f"Jauge de Trauma : {before} → {before - removed} ({plural(removed, 'cran')} en moins).")
     return sheet
 
 
@@ -242,16 +243,17 @@ def _add_wound(
     flat path instead: the same steps."""
     if g is None:
         g = grid(rs)
+    say = ctx.log.append  # ``ctx.say``, no line being secret (issue 15, session 7: a Python call less per line)
     row = g.rows[grade_id]
     grade = row.grade
     where = (g.part_texts.get(body_part) or f" ({body_part})") if body_part else ""
     if handicap and grade.handicap == "never":
-        ctx.say(f"Une Blessure {grade.label} ne laisse pas de Handicap : « {handicap} » n'est pas retenu.")
+        say(f"Une Blessure {grade.label} ne laisse pas de Handicap : « {handicap} » n'est pas retenu.")
         handicap, handicap_penalty = "", 0
     notches = grade.notches
     if notches == 0 and not grade.recorded and not grade.fatal:
         # « Il n'est pas systématique de prendre note de ces Blessures, car elles ne provoquent aucune séquelle. »
-        ctx.say(f"Blessure {grade.label}{where} : effet insignifiant, non notée sur la fiche.")
+        say(f"Blessure {grade.label}{where} : effet insignifiant, non notée sur la fiche.")
         ctx.event("wound")
         return sheet
     vital = body_part is None or g.vital.get(body_part, False)
@@ -287,12 +289,12 @@ def _add_wound(
     # ``sheet`` without the wound until the Défi de Ténacité, given ``wounds`` (a failed Défi: one copy).
     ctx.event("wound")
     after_text = grid_text(after, g)
-    ctx.say(f"Blessure {grade.label}{where} : {row.added} de Trauma ({before} → {after}, {after_text}).")
+    say(f"Blessure {grade.label}{where} : {row.added} de Trauma ({before} → {after}, {after_text}).")
     if handicap:
         penalty = f" ({signed(wound.handicap_penalty)})" if wound.handicap_penalty else ""
-        ctx.say(f"Handicap : {handicap}{penalty}.")
+        say(f"Handicap : {handicap}{penalty}.")
     elif grade.handicap == "likely" and not (grade.fatal and vital):
-        ctx.say("Le Meneur de Jeu peut imposer un Handicap à cette Blessure.")
+        say("Le Meneur de Jeu peut imposer un Handicap à cette Blessure.")
     if grade.fatal:
         if vital:
             sheet = evolve(sheet, wounds=wounds)
@@ -300,14 +302,14 @@ def _add_wound(
             if sheet.is_npc:
                 return _die(sheet, ctx, f"Blessure {grade.label} sur une zone vitale")
             return _survival(sheet, wound, rs, ctx)
-        ctx.say("Le membre touché est rendu complètement invalide, ou sectionné.")
+        say("Le membre touché est rendu complètement invalide, ou sectionné.")
         ctx.event("crippled")
     if not test:
         return evolve(sheet, wounds=wounds)
     needed = _needed(row, before, rs)
     if needed is None:
         if grade.test != "never":
-            ctx.say(f"Pas de Défi de Ténacité ({after_text}).")
+            say(f"Pas de Défi de Ténacité ({after_text}).")
         return evolve(sheet, wounds=wounds)
     opposition, against = needed
     return _tenacity(
@@ -341,9 +343,9 @@ def _survival(sheet: SeveriteSheet, wound: Wound, rs: SeveriteRules, ctx: Contex
     needed = min(wound.severity, rs.survival.needed_cap)
     roll = ctx.dice(1, rs.survival.die, "Jet de Survie")
     if roll.total < needed:
-        ctx.say(f"Jet de Survie : {roll.detail} contre {needed} (Sévérité {wound.severity}) → échec.")
+        ctx.log.append(f"Jet de Survie : {roll.detail} contre {needed} (Sévérité {wound.severity}) → échec.")
         return _die(sheet, ctx, f"Blessure {_grade_label(wound.grade, rs)}, jet de Survie raté")
-    ctx.say(
+    ctx.log.append(
         f"Jet de Survie : {roll.detail} contre {needed} (Sévérité {wound.severity}) → réussite : "
         "perd connaissance, mais son état reste stable jusqu'à la fin du Conflit."
     )
@@ -580,8 +582,8 @@ def damage(sheet: SeveriteSheet, action: Damage, ctx: Context) -> SeveriteSheet:
             severity = given
         else:
             amount = ctx.amount(given, "Sévérité", minimum=None)
-            if not amount.given:
-                ctx.say(f"Sévérité : {amount.detail}.")
+            if not amount.given:  # ``ctx.say``, the line not secret (issue 15, session 7: a call less)
+                ctx.log.append(f"Sévérité : {amount.detail}.")
             severity = amount.total
         sheet = _inflict(sheet, severity, rs, ctx, g, body_part, damage_type, "", 0, "")
     return sheet
