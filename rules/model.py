@@ -141,11 +141,12 @@ def evolve(model: S, **changes: Any) -> S:
     Same result as ``model.model_copy(update=changes)`` at a third of its cost: ``apply`` runs this
     several times per action and the GM's table applies actions to many sheets at once.
     """
-    values = model.__dict__.copy()
-    size = len(values)
-    values.update(changes)
+    fields = model.__dict__
+    # One dict built, ``fields``' order, then a new key at the end: ``copy()`` then ``update()`` (issue 15, session
+    # 7: two method calls less, ~600 instructions a copy).
+    values = {**fields, **changes}
     cls = type(model)
-    if len(values) != size:  # ``__dict__`` holds every field: a new key is a name the model does not have
+    if len(values) != len(fields):  # ``__dict__`` holds every field: a new key is a name the model does not have
         unknown = sorted(changes.keys() - cls.__pydantic_fields__.keys())
         raise AttributeError(f"{cls.__name__} has no field {unknown}")
     # ``with_values``'s body, not a call to it (issue 15: one Python call less per copy; ``type(model)``: no
