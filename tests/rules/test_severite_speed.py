@@ -347,3 +347,34 @@ def test_a_state_put_again_keeps_the_longer_time_it_had_left() -> None:
     assert out.log[2].endswith("Ténacité Tourmentée. Reste en piste mais sans Action jusqu'à la fin du prochain tour.")
     assert out.sheet.conditions == ("stoique", "tourmente")
     assert [(t.condition, t.turns) for t in out.sheet.turn_timers] == [("stoique", 1), ("tourmente", 5)]
+
+
+# Session 7, last round: the public lines appended without ``ctx.say`` (``_add_wound``, ``_defi``, ``_survival``).
+
+
+def test_a_wound_its_defi_and_the_gauge_lowered_each_say_their_line() -> None:
+    """« l’adrénaline engendrée vous fera baisser votre jauge de Trauma d’un cran » A Grave wound whose Défi gives
+    Frénétique: the wound's line, the Défi's, then the gauge lowered by one notch; a Légère on a new sheet says
+    that no Défi is asked."""
+    sheet = rules.new_sheet("severite", name="Ysolde", physique=4)
+    out = rules.apply(sheet, InflictWound(grade="grave", rolls=(10,)), random.Random(0))
+    assert out.log[0] == "Blessure Grave : +3 crans de Trauma (0 → 3, palier 2 : Jouable (8))."
+    assert "Ténacité Frénétique" in out.log[2]
+    assert out.log[3:] == ("Jauge de Trauma : 3 → 2 (1 cran en moins).",)
+    light = rules.apply(rules.new_sheet("severite", name="Ysolde"), InflictWound(grade="legere"), random.Random(0))
+    assert light.log == (
+        "Blessure Légère : +1 cran de Trauma (0 → 1, palier 1 : aucun test).",
+        "Pas de Défi de Ténacité (palier 1 : aucun test).",
+    )
+
+
+def test_a_failed_survival_roll_is_told_before_the_death() -> None:
+    """« C’est le moment de faire un jet de Survie à l’aide du D20 salvateur mais impitoyable qui sera votre dernier
+    recours. » A Fatale wound on the head, the Jet de Survie failed: its line, then the death."""
+    sheet = rules.new_sheet("severite", name="Ysolde")
+    out = rules.apply(sheet, InflictWound(grade="fatale", severity=12, body_part="tete", rolls=(1,)), random.Random(0))
+    assert out.log[1:] == (
+        "Jet de Survie : 1d20 = 1 (valeur donnée) contre 12 (Sévérité 12) → échec.",
+        "Ysolde meurt (Blessure Fatale, jet de Survie raté).",
+    )
+    assert out.sheet.dead
