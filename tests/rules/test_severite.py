@@ -244,6 +244,23 @@ def test_several_pieces_on_one_zone_do_not_stack_unless_the_table_says_so() -> N
     assert last_number(line(run(s, strike, stacking), "Résistance")) == 2 + 3 + 1
 
 
+def test_a_piece_worth_nothing_against_the_damage_type_is_not_named_even_when_pieces_stack() -> None:
+    """« Notez bien que la Protection d’une armure est différente en fonction du Type de Dégâts de l’attaque qu’elle
+    reçoit. » A leather jack worth 0 against slashing does not protect against it: with stacking pieces (a house
+    table), the Résistance names the mail alone."""
+    leather = {
+        "name": "Cuir",
+        "body_parts": ["torse"],
+        "protections": [{"damage_type": "tranchant", "modifier": 0}, {"damage_type": "ecrasant", "modifier": 2}],
+    }
+    mail = {"name": "Maille", "body_parts": ["torse"], "protections": [{"damage_type": "tranchant", "modifier": 3}]}
+    strike = rules.Strike(margin=0, damage_type="tranchant", body_part="torse", rolls=(1, 2))
+    stacking = house(resistance={"protection_stacks": True})
+    text = line(run(sheet(equipment=[leather, mail]), strike, stacking), "Résistance")
+    assert last_number(text) == 2 + 3
+    assert "Maille" in text and "Cuir" not in text
+
+
 def test_severity_is_power_minus_resistance() -> None:
     """« Une fois que vous aurez déterminé la valeur de Puissance et la valeur de Résistance, il suffit de les
     soustraire afin d’obtenir la Sévérité. »"""
