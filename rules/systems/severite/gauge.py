@@ -6,6 +6,7 @@ from bisect import bisect_left, insort
 from collections.abc import Callable, Iterable
 from itertools import islice
 from operator import attrgetter, lt
+from typing import Any
 
 from rules.errors import Refused
 from rules.model import Context, _new, _set_dict, _set_extra, _set_fields_set, _set_private, construct, evolve, signed
@@ -155,6 +156,12 @@ def new_wound(
     values["handicap_penalty"] = handicap_penalty
     values["crippled"] = crippled
     values["note"] = note
+    return wound_of(values)
+
+
+def wound_of(values: dict[str, Any]) -> Wound:
+    """A new wound holding ``values`` (every field, in the model's order; nothing validated), its fields set the
+    one shared by every new wound: how ``new_wound`` and the common hit's flat path (handlers.py) make one."""
     wound = _new(Wound)
     _set_dict(wound, values)
     _set_fields_set(wound, _NEW_WOUND_SET)

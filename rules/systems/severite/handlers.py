@@ -8,11 +8,6 @@ from rules.actions import ClearConditions, Damage, Heal, SetCondition
 from rules.errors import Refused
 from rules.model import (
     Context,
-    _new,
-    _set_dict,
-    _set_extra,
-    _set_fields_set,
-    _set_private,
     evolve,
     fmt_int,
     plural,
@@ -34,7 +29,6 @@ from rules.systems.severite.actions import (
 from rules.systems.severite.derive import handicap_penalty
 from rules.systems.severite.gauge import (
     _FIGURES_KEPT,
-    _NEW_WOUND_SET,
     _RANK,
     _WOUND_FIGURES,
     GradeRow,
@@ -75,6 +69,7 @@ from rules.systems.severite.gauge import (
     wound_grade,
     wound_label,
     wound_line,
+    wound_of,
 )
 from rules.systems.severite.sheet import MAX_NOTCHES, MAX_SEVERITY, MAX_WOUND_ID, MAX_WOUNDS, SeveriteSheet, Wound
 from rules.systems.severite.table import SeveriteRules, WoundGrade
@@ -422,11 +417,7 @@ def _inflict(
     values["severity"] = severity if severity < MAX_SEVERITY else MAX_SEVERITY
     if note:
         values["note"] = note
-    wound = _new(Wound)
-    _set_dict(wound, values)
-    _set_fields_set(wound, _NEW_WOUND_SET)
-    _set_extra(wound, None)
-    _set_private(wound, None)
+    wound = wound_of(values)
     # ``_grown(found, wound, notches)``: the new wound's rank noted apart from the ranks kept sorted (gauge.py's
     # figures, lane « severite-common »), sorted in past 16 of them.
     notches = row.notches
