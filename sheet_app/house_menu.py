@@ -27,6 +27,7 @@ import rules
 from rules import house as rhouse
 from sheet_app import files
 from ui.common import guard, prompts
+from ui.common.shortcuts import new_action
 
 log = logging.getLogger(__name__)
 
@@ -126,8 +127,7 @@ class HouseRulesCommands(QObject):
         self.update()
 
     def _action(self, text: str, slot: Any, name: str) -> QAction:
-        action = QAction(self.window)  # not QAction(text, window): it loads QIcon (issue 15)
-        action.setText(text)
+        action = new_action(text, self.window)
         action.setObjectName(name)
         guard.connect(action.triggered, lambda _checked=False: slot())
         self.window.addAction(action)

@@ -35,7 +35,7 @@ from sheet_app.house_menu import HouseRulesCommands
 from sheet_app.print_menu import PrintCommands
 from sheet_app.settings import Settings, examples_dir
 from ui.common import app_events, guard, plain_text, prompts, wheel
-from ui.common.shortcuts import WindowShortcutsWin
+from ui.common.shortcuts import WindowShortcutsWin, new_action
 from ui.sheet.sheet_view import SheetView
 
 if TYPE_CHECKING:  # the GM table's widgets load with the first table (start-up opens sheets: issue 15)
@@ -253,10 +253,7 @@ class MainWindow(QMainWindow):
     # --- actions and menus ----------------------------------------------------------------------------
 
     def _action(self, text: str, slot: Any, shortcut: Any = None, name: str = "") -> QAction:
-        # ``QAction(text, parent)`` makes PySide weigh the ``QAction(icon, text, parent)`` overload first,
-        # which loads ``QIcon`` and its 157-member enums before the first paint (issue 15): same action.
-        action = QAction(self)
-        action.setText(text)
+        action = new_action(text, self)
         if shortcut is not None:
             if isinstance(shortcut, list):
                 action.setShortcuts(shortcut)

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QMenu
 
 from sheet_app import files
 from ui.common import guard, prompts
+from ui.common.shortcuts import new_action
 
 if TYPE_CHECKING:
     from ui.printing.blocks import Printout
@@ -48,18 +49,15 @@ class PrintCommands(QObject):
         super().__init__(window)
         self.window = window
         self.page = "a4"
-        self.act_print = QAction(window)  # not QAction(text, window): it loads QIcon (issue 15)
-        self.act_print.setText(self.tr("&Imprimer…"))
+        self.act_print = new_action(self.tr("&Imprimer…"), window)
         self.act_print.setObjectName("actPrint")
         self.act_print.setShortcut(QKeySequence(QKeySequence.StandardKey.Print))
         self.act_print.setToolTip(self.tr("Aperçu puis impression du document de l'onglet courant."))
         guard.connect(self.act_print.triggered, self.print_current)
-        self.act_pdf = QAction(window)  # not QAction(text, window): it loads QIcon (issue 15)
-        self.act_pdf.setText(self.tr("E&xporter en PDF…"))
+        self.act_pdf = new_action(self.tr("E&xporter en PDF…"), window)
         self.act_pdf.setObjectName("actExportPdf")
         guard.connect(self.act_pdf.triggered, self.export_pdf)
-        self.act_blank = QAction(window)  # not QAction(text, window): it loads QIcon (issue 15)
-        self.act_blank.setText(self.tr("Imprimer une fiche &vierge…"))
+        self.act_blank = new_action(self.tr("Imprimer une fiche &vierge…"), window)
         self.act_blank.setObjectName("actPrintBlank")
         guard.connect(self.act_blank.triggered, self.print_blank)
         for action in (self.act_print, self.act_pdf, self.act_blank):

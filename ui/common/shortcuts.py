@@ -19,6 +19,15 @@ from ui.common import app_events
 EDITORS = (QLineEdit, QAbstractSpinBox, QPlainTextEdit, QTextEdit, QComboBox)
 
 
+def new_action(text: str, parent: QObject) -> QAction:
+    """``QAction(text, parent)`` without its cost: that constructor makes PySide weigh the
+    ``QAction(icon, text, parent)`` overload first, which loads ``QIcon`` and its 157-member enums before the
+    window's first paint (issue 15); ``QAction(parent)`` then ``setText`` makes the same action."""
+    action = QAction(parent)
+    action.setText(text)
+    return action
+
+
 def field_first() -> frozenset[str]:
     """Keys left to the field while it is being edited (``undo_keys`` passes them on when it is not).
     (Key sequences need the application: not computed at import.)"""
