@@ -378,3 +378,69 @@ def test_a_failed_survival_roll_is_told_before_the_death() -> None:
         "Ysolde meurt (Blessure Fatale, jet de Survie raté).",
     )
     assert out.sheet.dead
+
+
+# Session 8: the hit's one-die rolls drawn without ``Context.dice``'s general path (``handlers._roll``).
+
+
+@pytest.mark.parametrize("sides", [2, 4, 6, 10, 12, 20, 100])
+def test_the_hits_own_draw_is_ctx_dice(sides: int) -> None:
+    """The Défi's and the strike's dice (``_roll``, a copy of ``Context.dice``'s one-die draw) draw what ``ctx.dice``
+    draws from the same generator: the same ``Roll`` for each of 1,500 draws, the generator left in the same state,
+    the same rolls noted; values given with the action, and a generator that is not a plain ``random.Random``,
+    go through ``ctx.dice`` itself."""
+    from rules.dice import rule_plan
+    from rules.model import Context
+    from rules.systems.severite.handlers import _roll
+
+    plan = rule_plan(1, sides)
+    assert plan is not None
+
+    class Scripted(random.Random):
+        pass
+
+    for make in (random.Random, Scripted):
+        mine, theirs = make(sides), make(sides)
+        ours, ref = Context(mine, None), Context(theirs, None)
+        for _ in range(1500):
+            assert _roll(ours, plan, "Défi") == ref.dice(1, sides, "Défi")
+        assert mine.getstate() == theirs.getstate()
+        assert ours.rolls == ref.rolls
+        assert {r.total for r in ours.rolls} == set(range(1, sides + 1))
+    given, asked = Context(random.Random(0), None, [sides]), Context(random.Random(0), None, [sides])
+    assert _roll(given, plan, "Défi") == asked.dice(1, sides, "Défi")
+    assert given.given == asked.given == [] and given.rolls == asked.rolls
+    with pytest.raises(rules.Refused, match="Défi : 0 est impossible"):
+        _roll(Context(random.Random(0), None, [0]), plan, "Défi")
+
+
+# Session 8: the Défi's line, result and event kept by what they depend on; the sheet copied once.
+
+
+def test_frenetique_lowers_the_new_wound_not_an_older_heavier_one() -> None:
+    """« Une Ténacité Frénétique anime le personnage si la réussite est Impressionnante, l’adrénaline engendrée vous
+    fera baisser votre jauge de Trauma d’un cran. » The notch comes off the wound that called for the Défi (n° 2,
+    Grave), not the older Critique that weighs more; the Défi's event names its result."""
+    sheet = rules.new_sheet(
+        "severite", name="Ysolde", physique=4, tenacity_bonus=4, wounds=[{"id": 1, "grade": "critique", "notches": 4}]
+    )
+    out = rules.apply(sheet, InflictWound(grade="grave", rolls=(10,)), random.Random(0))
+    assert "réussite Impressionnante (différence 6) : Ténacité Frénétique." in out.log[2]
+    assert out.log[3] == "Jauge de Trauma : 7 → 6 (1 cran en moins)."
+    assert [(w.id, w.notches) for w in out.sheet.wounds] == [(1, 4), (2, 2)]
+    assert out.events == ("wound", "tenacity_frenetique")
+
+
+def test_a_failed_defi_is_told_as_its_event_each_time() -> None:
+    """« Si le Défi est échoué, vous êtes hors combat, ce qui veut dire que vous serez incapable d’agir jusqu’à la fin
+    du Conflit. » The same failed Défi twice (its line kept the second time): each outcome has its line, the
+    ``out_of_combat`` event and the state."""
+    sheet = rules.new_sheet("severite", name="Ysolde", physique=0)
+    for _ in range(2):
+        out = rules.apply(sheet, InflictWound(grade="grave", rolls=(1,)), random.Random(0))
+        assert out.log[2] == (
+            "Défi de Ténacité contre Jouable (8) : 1d10 = 1 (valeur donnée) +0 (Physique) = 1 → échec : hors combat "
+            "jusqu'à la fin du Conflit."
+        )
+        assert out.events == ("wound", "out_of_combat")
+        assert out.sheet.conditions == ("hors_de_combat",)

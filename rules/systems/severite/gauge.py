@@ -8,6 +8,7 @@ from itertools import islice
 from operator import attrgetter, lt
 from typing import Any
 
+from rules.dice import Plan, rule_plan
 from rules.errors import Refused
 from rules.model import Context, _new, _set_dict, _set_extra, _set_fields_set, _set_private, construct, evolve, signed
 from rules.ruleset import per_table
@@ -20,7 +21,7 @@ from rules.systems.severite.sheet import (
     TurnTimer,
     Wound,
 )
-from rules.systems.severite.table import SeveriteRules, WoundGrade
+from rules.systems.severite.table import SeveriteRules, TenacityResult, WoundGrade
 
 _NOTCHES = attrgetter("notches")
 _ID = attrgetter("id")
@@ -202,13 +203,17 @@ class Grid:
         "beyond_text",
         "capacity",
         "condition_labels",
+        "defi_dice",
+        "defis",
         "grade_at",
         "grade_labels",
         "level_at",
         "part_texts",
         "per",
         "power_at",
+        "power_die",
         "psychological",
+        "resistance_die",
         "row_at",
         "rows",
         "shields",
@@ -254,12 +259,27 @@ class Grid:
         # The Puissance grade of each attack margin from 0 to the highest threshold (``power_grade``).
         top = max([0, *(pg.min_margin for pg in rs.power.grades.values())])
         self.power_at = tuple(_walk_power(n, rs) for n in range(top + 1))
+        # The one-die rolls of a hit (``dice.rule_plan``: « 1d10 = 7 »), drawn by ``handlers._roll``: the Défi de
+        # Ténacité's die and its skill's die, the strike's Puissance and Résistance dice.
+        self.defi_dice: tuple[Plan, Plan] = (_one_die(rs.tests.attribute_die), _one_die(rs.tests.skill_die))
+        self.power_die = _one_die(rs.power.base_die)
+        self.resistance_die = _one_die(rs.resistance.die)
+        # A Défi's journal line, its result (None: failed) and its event, by what they depend on (``handlers.defi``).
+        self.defis: dict[tuple[Any, ...], tuple[str, TenacityResult | None, str]] = {}
         # The states of a sheet's ``conditions`` that spare it the Défi, as the journal lists them (None: none), by
         # the sheet's conditions (``handlers._tenacity``).
         self.skipping: dict[tuple[str, ...], str | None] = {}
         # The journal's line for a character spared the Défi by a state, by the sheet's conditions then its name
         # (``spared_line``).
         self.spared: dict[tuple[str, ...], dict[str, str]] = {}
+
+
+def _one_die(sides: int) -> Plan:
+    """``dice.rule_plan(1, sides)`` for a die of the table (2 to 100 sides: a plan that keeps its rolls)."""
+    plan = rule_plan(1, sides)
+    if plan is None or plan[6] is None:
+        raise ValueError(f"no plan for a die of {sides} sides")
+    return plan
 
 
 class GradeRow:

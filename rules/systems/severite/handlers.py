@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from random import Random as _Random
 from typing import Any
 
 from rules.actions import ClearConditions, Damage, Heal, SetCondition
+from rules.dice import Plan, Roll, roll_of
 from rules.errors import Refused
 from rules.model import (
     Context,
@@ -29,6 +31,7 @@ from rules.systems.severite.actions import (
 from rules.systems.severite.derive import handicap_penalty
 from rules.systems.severite.gauge import (
     _FIGURES_KEPT,
+    _LINES_KEPT,
     _RANK,
     _WOUND_FIGURES,
     GradeRow,
@@ -72,7 +75,7 @@ from rules.systems.severite.gauge import (
     wound_of,
 )
 from rules.systems.severite.sheet import MAX_NOTCHES, MAX_SEVERITY, MAX_WOUND_ID, MAX_WOUNDS, SeveriteSheet, Wound
-from rules.systems.severite.table import SeveriteRules, WoundGrade
+from rules.systems.severite.table import SeveriteRules, TenacityResult, WoundGrade
 
 # What ``damage`` walks for one hit (``range(1)`` without the object made).
 _ONE_HIT = (None,)
@@ -81,29 +84,100 @@ _ONE_HIT = (None,)
 _NOT_ASKED: Any = object()
 
 
+def _roll(ctx: Context, plan: Plan, what: str) -> Roll:
+    """``ctx.dice(1, sides, what)`` of a die whose ``plan`` is at hand (``dice.rule_plan(1, sides)``, kept in the
+    table's ``Grid``): the same draw from the same generator, the same ``Roll``, noted in ``ctx.rolls``.
+
+    Issue 15, session 8: the Défi's and the strike's rolls, ~1,300 CPU instructions less each than through
+    ``Context.dice``'s general path (its checks, the plan looked up). The draw is ``Context.dice``'s one-die draw
+    (``dice.roll_plan``'s, ``random.Random._randbelow``'s loop), copied: ``test_the_hits_own_draw_is_ctx_dice``
+    holds it to ``ctx.dice`` for every face. Values given with the action, any other generator: ``ctx.dice``.
+    """
+    rng = ctx.rng
+    if ctx.given or rng.__class__ is not _Random:
+        return ctx.dice(1, plan[2], what)
+    sides, bits, made = plan[2], plan[3], plan[6]
+    getrandbits = rng.getrandbits
+    face = getrandbits(bits)
+    while face >= sides:
+        face = getrandbits(bits)
+    roll = made[face]  # type: ignore[index]  # a table's die keeps its rolls (``gauge._one_die``)
+    if roll is None:
+        roll = made[face] = roll_of(plan, [face + 1])  # type: ignore[index]
+    rolls = ctx.rolls
+    if rolls:
+        rolls.append(roll)
+    else:
+        ctx.rolls = [roll]
+    return roll
+
+
+# What a Défi de Ténacité rolled and adds up (``_tenacity_roll``): the die's roll, the skill die's (None: no skill),
+# Physique or Mental, whether the Défi is psychological, the talents' bonus, the Handicaps' penalty.
+Rolled = tuple[Roll, Roll | None, int, bool, int, int]
+
+
 def _tenacity_roll(
-    sheet: SeveriteSheet, rs: SeveriteRules, ctx: Context, psychological: bool, wounds: tuple[Wound, ...] | None = None
-) -> tuple[int, str]:
-    """Défi de Ténacité: D10 + Physique (Mental) [+ D6 of a skill] [+ talent bonus]. ``wounds``: the sheet's
-    wounds when they are not on ``sheet`` yet (``_tenacity``)."""
-    attr_label = "Mental" if psychological else "Physique"
+    sheet: SeveriteSheet,
+    rs: SeveriteRules,
+    ctx: Context,
+    g: Grid,
+    psychological: bool,
+    wounds: tuple[Wound, ...] | None,
+) -> Rolled:
+    """Défi de Ténacité: D10 + Physique (Mental) [+ D6 of a skill] [+ talent bonus] [+ Handicaps], rolled
+    (``_tenacity_total`` adds it up). ``wounds``: the sheet's wounds when they are not on ``sheet`` yet."""
+    attribute_die, skill_die = g.defi_dice
+    roll = _roll(ctx, attribute_die, "Défi de Ténacité")
+    skill = _roll(ctx, skill_die, "Compétence (Athlétisme, Endurance…)") if sheet.tenacity_skill else None
+    penalty = handicap_penalty(sheet, wounds) if rs.tenacity.handicaps_apply else 0
     attr = sheet.mental if psychological else sheet.physique
-    roll = ctx.dice(1, rs.tests.attribute_die, "Défi de Ténacité")
+    return roll, skill, attr, psychological, sheet.tenacity_bonus, penalty
+
+
+def _tenacity_total(
+    roll: Roll, skill: Roll | None, attr: int, psychological: bool, bonus: int, penalty: int
+) -> tuple[int, str]:
+    """What a Défi rolled (``_tenacity_roll``) adds up to, and how the journal writes it: « 1d10 = 9 +3 (Physique)
+    + 1d6 = 3 (Compétence) »."""
     total = roll.total + attr
-    parts = f"{roll.detail} {signed(attr)} ({attr_label})"
-    if sheet.tenacity_skill:
-        skill = ctx.dice(1, rs.tests.skill_die, "Compétence (Athlétisme, Endurance…)")
+    parts = f"{roll.detail} {signed(attr)} ({'Mental' if psychological else 'Physique'})"
+    if skill is not None:
         total += skill.total
         parts += f" + {skill.detail} (Compétence)"
-    if sheet.tenacity_bonus:
-        total += sheet.tenacity_bonus
-        parts += f" {signed(sheet.tenacity_bonus)} (Talents)"
-    if rs.tenacity.handicaps_apply:
-        penalty = handicap_penalty(sheet, wounds)
-        if penalty:
-            total += penalty
-            parts += f" {signed(penalty)} (Handicaps)"
+    if bonus:
+        total += bonus
+        parts += f" {signed(bonus)} (Talents)"
+    if penalty:
+        total += penalty
+        parts += f" {signed(penalty)} (Handicaps)"
     return total, parts
+
+
+def defi_outcome(key: tuple[Any, ...], rs: SeveriteRules, g: Grid) -> tuple[str, TenacityResult | None, str]:
+    """A Défi's journal line, its result (None: failed) and its event, for ``key``: what it rolled
+    (``_tenacity_roll``), then the Opposition and its label. Made and kept in ``g.defis`` (issue 15, session 8: its
+    line cost ~9,000 CPU instructions of text per Défi; a character's Défis are the same few lines again)."""
+    *rolled, opposition, against = key
+    total, parts = _tenacity_total(*rolled)
+    margin = total - opposition
+    head = f"Défi de Ténacité contre {against} ({opposition}) : {parts} = {fmt_int(total)}"
+    found: tuple[str, TenacityResult | None, str]
+    if margin < 0:
+        # « Si le Défi est échoué, vous êtes hors combat … incapable d'agir jusqu'à la fin du Conflit. »
+        label = condition_label(rs.tenacity.failure_condition, rs).lower()
+        found = (f"{head} → échec : {label} jusqu'à la fin du Conflit.", None, "out_of_combat")
+    else:
+        at = g.level_at  # ``success_level(margin, rs)``, the margin being 0 or more
+        level = rs.success_levels[at[margin] if margin < len(at) else at[-1]]
+        result = rs.tenacity_results[level.tenacity]
+        line = f"{head} → réussite {level.label} (différence {margin}) : Ténacité {result.label}. {result.effect}"
+        found = (line, result, f"tenacity_{level.tenacity}")
+    memo = g.defis
+    if len(memo) >= _LINES_KEPT:
+        memo.clear()
+    memo[key] = found
+    return found
 
 
 def _tenacity(
@@ -114,11 +188,10 @@ def _tenacity(
     opposition: int,
     against: str,
     psychological: bool,
-    wound_id: int | None,
     wounds: tuple[Wound, ...] | None = None,
 ) -> SeveriteSheet:
-    """A Défi de Ténacité and its result (003 § Ténacité). ``wounds``: the sheet's wounds with the one that
-    calls for the Défi, not on ``sheet`` yet (``_add_wound``): a failed Défi copies the sheet once, with
+    """A Défi de Ténacité and its result (003 § Ténacité). ``wounds``: the sheet's wounds ending with the new one
+    that calls for the Défi, not on ``sheet`` yet (``_add_wound``): a failed Défi copies the sheet once, with
     them and its condition (issue 15)."""
     if sheet.dead:
         return sheet if wounds is None else evolve(sheet, wounds=wounds)
@@ -131,7 +204,7 @@ def _tenacity(
         if labels is not None:
             ctx.log.append(f"Pas de Défi de Ténacité pour {_name(sheet)}, déjà dans l'état : {labels}.")
             return sheet if wounds is None else evolve(sheet, wounds=wounds)
-    return _defi(sheet, rs, ctx, g, opposition, against, psychological, wound_id, wounds)
+    return _defi(sheet, rs, ctx, g, opposition, against, psychological, wounds)
 
 
 def _defi(
@@ -142,45 +215,46 @@ def _defi(
     opposition: int,
     against: str,
     psychological: bool,
-    wound_id: int | None,
     wounds: tuple[Wound, ...] | None,
 ) -> SeveriteSheet:
-    """``_tenacity`` once it is known that the Défi is rolled: the roll and its result."""
-    total, parts = _tenacity_roll(sheet, rs, ctx, psychological, wounds)
-    say = ctx.log.append  # ``ctx.say``, no line being secret (issue 15, session 7: a Python call less per line)
-    margin = total - opposition
-    head = f"Défi de Ténacité contre {against} ({opposition}) : {parts} = {fmt_int(total)}"
-    if margin < 0:
-        # « Si le Défi est échoué, vous êtes hors combat … incapable d'agir jusqu'à la fin du Conflit. »
-        cid = rs.tenacity.failure_condition
-        say(f"{head} → échec : {condition_label(cid, rs).lower()} jusqu'à la fin du Conflit.")
-        ctx.event("out_of_combat")
-        return _put_condition(sheet, cid, rs, wounds)
+    """``_tenacity`` once it is known that the Défi is rolled: the roll and its result. ``wounds``: None (a Défi
+    asked alone), or the sheet's wounds ending with the new wound that calls for the Défi, not on ``sheet`` yet:
+    the sheet is copied once, with them and what the result changes (issue 15, session 8)."""
+    key = (*_tenacity_roll(sheet, rs, ctx, g, psychological, wounds), opposition, against)
+    line, result, event = g.defis.get(key) or defi_outcome(key, rs, g)
+    ctx.log.append(line)  # ``ctx.say``, the line not secret
+    ctx.event(event)
+    if result is None:
+        return _put_condition(sheet, rs.tenacity.failure_condition, rs, wounds)
+    wound_id = None
     if wounds is not None:
-        sheet = evolve(sheet, wounds=wounds)
-    at = g.level_at  # ``success_level(margin, rs)``, the margin being 0 or more
-    level = rs.success_levels[at[margin] if margin < len(at) else at[-1]]
-    result = rs.tenacity_results[level.tenacity]
-    say(f"{head} → réussite {level.label} (différence {margin}) : Ténacité {result.label}. {result.effect}")
-    ctx.event(f"tenacity_{level.tenacity}")
+        wound_id = wounds[-1].id
+        if result.ignores_wound:
+            wounds = _ignoring_last(wounds)
     if result.condition is not None:
-        sheet = _put_condition(sheet, result.condition, rs)
-    if result.ignores_wound and wound_id is not None:
-        wounds = sheet.wounds
-        wound = _find_wound(sheet, wound_id)
-        sheet = _replace_wound(sheet, evolve(wound, ignored=True))
-        # The new tuple's figures: the old one's, one more wound ignored (issue 15, session 7: the next action,
-        # often the gauge lowered just below, worked them all out again). Rising ids: each number once.
-        found = _WOUND_FIGURES.get(id(wounds))
-        if found is not None and found[0] is wounds and found[6]:
-            ignored = found[5] + (not wound.ignored)
-            _remember_figures((sheet.wounds, found[1], found[2], found[3], found[4], ignored, True))
+        sheet = _put_condition(sheet, result.condition, rs, wounds)
+    elif wounds is not None:
+        sheet = evolve(sheet, wounds=wounds)
     if result.notches:
         before = trauma(sheet)
         sheet, removed = _lower_gauge(sheet, result.notches, rs, ctx, prefer=wound_id, heals=False)
         if removed:
-            say(f"Jauge de Trauma : {before} → {before - removed} ({plural(removed, 'cran')} en moins).")
+            ctx.log.append(f"Jauge de Trauma : {before} → {before - removed} ({plural(removed, 'cran')} en moins).")
     return sheet
+
+
+def _ignoring_last(wounds: tuple[Wound, ...]) -> tuple[Wound, ...]:
+    """``wounds`` with the last (a hit's new wound, its number unique) ignored: « Vous permet tout simplement
+    d'ignorer la Blessure jusqu'à la fin du Conflit. » The new tuple's figures are the old one's, one more wound
+    ignored (issue 15, session 7: the next action, often the gauge lowered just below, worked them all out
+    again); kept for rising ids, as ``_figures`` would find them."""
+    wound = wounds[-1]
+    ignoring = (*wounds[:-1], evolve(wound, ignored=True))
+    found = _WOUND_FIGURES.get(id(wounds))
+    if found is not None and found[0] is wounds and found[6]:
+        ignored = found[5] + (not wound.ignored)
+        _remember_figures((ignoring, found[1], found[2], found[3], found[4], ignored, True))
+    return ignoring
 
 
 def _test_needed(before: int, after: int, grade: WoundGrade, rs: SeveriteRules) -> tuple[int, str] | None:
@@ -307,16 +381,7 @@ def _add_wound(
             say(f"Pas de Défi de Ténacité ({after_text}).")
         return evolve(sheet, wounds=wounds)
     opposition, against = needed
-    return _tenacity(
-        sheet,
-        rs,
-        ctx,
-        opposition=opposition,
-        against=against,
-        psychological=psychological,
-        wound_id=wound_id,
-        wounds=wounds,
-    )
+    return _tenacity(sheet, rs, ctx, opposition=opposition, against=against, psychological=psychological, wounds=wounds)
 
 
 def _needed(row: GradeRow, before: int, rs: SeveriteRules) -> tuple[int, str] | None:
@@ -450,7 +515,7 @@ def _inflict(
         conditions = sheet.conditions
         if not conditions or g.skipped.isdisjoint(conditions):
             opposition, against = needed
-            return _defi(sheet, rs, ctx, g, opposition, against, damage_type in g.psychological, wound_id, wounds)
+            return _defi(sheet, rs, ctx, g, opposition, against, damage_type in g.psychological, wounds)
         name = sheet.name
         spared = g.spared.get(conditions)
         log.append((spared.get(name) if spared else None) or spared_line(conditions, name, rs, g))
@@ -458,8 +523,6 @@ def _inflict(
     fields = sheet.__dict__.copy()
     fields["wounds"] = wounds
     return with_values(sheet, fields)
-    opposition, against = needed
-    return _defi(sheet, rs, ctx, g, opposition, against, damage_type in g.psychological, wound_id, wounds)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -495,7 +558,7 @@ def strike(sheet: SeveriteSheet, action: Strike, ctx: Context) -> SeveriteSheet:
     at = g.power_at  # ``power_grade(margin, rs)``
     grade = pw.grades[at[margin] if 0 <= margin < len(at) else power_grade(margin, rs)]
     # « Le jet de Puissance comprend systématiquement un D4 »
-    base = ctx.dice(1, pw.base_die, "Puissance")
+    base = _roll(ctx, g.power_die, "Puissance")
     power = base.total
     shown = base.detail
     damage_modifier = asked["damage_modifier"]
@@ -528,7 +591,7 @@ def strike(sheet: SeveriteSheet, action: Strike, ctx: Context) -> SeveriteSheet:
     log = ctx.log  # ``ctx.say(line)``
     log.append(f"Puissance {grade.label} (différence {margin}) : {shown} = {power_text}.")
     # « un jet de un D4 auquel s'ajoute un Modificateur de protection »
-    die = ctx.dice(1, rs.resistance.die, "Résistance")
+    die = _roll(ctx, g.resistance_die, "Résistance")
     prot, shielded = shield(sheet, body_part, damage_type, rs, g)
     resistance = die.total + prot
     resistance_text = f"−{-resistance}" if resistance < 0 else str(resistance)  # ``fmt_int``
@@ -620,15 +683,12 @@ def tenacity_test(sheet: SeveriteSheet, action: TenacityTest, ctx: Context) -> S
             opposition=action.opposition,
             against="l'Opposition choisie",
             psychological=action.psychological,
-            wound_id=None,
         )
     notches = trauma(sheet)
     label, opposition = tier_rule(tier_of(notches, rs), rs)
     if opposition is None:
         raise Refused(f"Aucun Défi de Ténacité n'est nécessaire ({tier_text(notches, rs)}).")
-    return _tenacity(
-        sheet, rs, ctx, opposition=opposition, against=label, psychological=action.psychological, wound_id=None
-    )
+    return _tenacity(sheet, rs, ctx, opposition=opposition, against=label, psychological=action.psychological)
 
 
 def treat_wound(sheet: SeveriteSheet, action: TreatWound, ctx: Context) -> SeveriteSheet:
@@ -693,7 +753,7 @@ def worsening_risk(sheet: SeveriteSheet, action: WorseningRisk, ctx: Context) ->
         if found is None:
             raise Refused(f"Aucun Défi de Ténacité n'est nécessaire ({tier_text(notches, rs)}).")
         opposition = found
-    total, parts = _tenacity_roll(sheet, rs, ctx, wound.psychological)
+    total, parts = _tenacity_total(*_tenacity_roll(sheet, rs, ctx, grid(rs), wound.psychological, None))
     if total >= opposition:
         ctx.say(f"Risque d'aggravation contre {against} ({opposition}) : {parts} = {fmt_int(total)} → réussite.")
         return sheet
