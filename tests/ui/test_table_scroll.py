@@ -152,3 +152,22 @@ def test_a_bar_seen_again_is_found_by_its_summary_without_comparing_bars(qtbot: 
     _grab(view)
     _grab(view)
     assert calls == []
+
+
+def test_each_row_s_bar_is_worked_out_with_the_row_and_equal_bars_are_one_object(qtbot: Any) -> None:
+    """The bar a row draws is part of what the model works out once per row change (the idle warm-up
+    does it ahead of a scroll), not at each paint; rows with equal bars share one object, and a row
+    whose sheet changes gets its new bar."""
+    from ui.table.model import POINTS
+
+    vm = _many(3)
+    view = make_table(qtbot, vm)
+    model = view.model
+    same = [c.id for c in vm.creatures if c.sheet.system == "d20"]
+    bars = {id(model.drawing(model.row_of(cid), POINTS)[0][1]) for cid in same}  # type: ignore[index]
+    assert len(bars) == 1
+    before = model.drawing(model.row_of(same[0]), POINTS)[0][1]  # type: ignore[index]
+    vm.bulk(same[:1], BulkRequest("damage", "5"))
+    after = model.drawing(model.row_of(same[0]), POINTS)[0][1]  # type: ignore[index]
+    assert after != before
+    assert model.drawing(model.row_of(same[1]), POINTS)[0][1] is before  # type: ignore[index]

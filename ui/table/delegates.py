@@ -22,8 +22,7 @@ from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleO
 import rules
 from ui.common.badge import paint_badge
 from ui.common.health_bar import BarState, paint_bar
-from ui.common.texts import fmt_number
-from ui.table.model import TURN_BRUSH, ColourRole, SummaryRole
+from ui.table.model import TURN_BRUSH, ColourRole, SummaryRole, bar_state, points_short
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 _row_of_index = QModelIndex.row
@@ -47,25 +46,6 @@ class PaintPass:
     def __init__(self) -> None:
         self.ratio: float | None = None
         self.alternating = False
-
-
-def bar_state(summary: rules.Summary, points_short: str) -> BarState:
-    """What the bar draws for one row (numbers from the rules' summary, nothing computed here)."""
-    hidden = "current" in summary.hidden or "maximum" in summary.hidden
-    text = f"{fmt_number(summary.current)} / {fmt_number(summary.maximum)} {points_short}"
-    if summary.gauge:
-        # Trauma fills as wounds come: the row shows how full the gauge is, in the state's colour.
-        return BarState(summary.current, summary.maximum, 0, 0, 0, summary.colour, hidden, text)
-    return BarState(
-        summary.current,
-        summary.maximum,
-        summary.temporary,
-        summary.nonlethal or 0,
-        summary.floor,
-        summary.colour,
-        hidden,
-        text,
-    )
 
 
 # Pixmaps kept per delegate: at most this many, and at most this many bytes of them (a 1,000-creature
@@ -196,43 +176,48 @@ class PointsDelegate(_RowDelegate):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        # The bar of each summary the model gave (kept per summary object: a row's summary changes only
-        # when its sheet does), with its key: one number per distinct bar (``_tokens``), so that a
-        # repaint hashes and compares no ``BarState`` (their hash and equality are Python code).
-        self._bars: dict[int, tuple[rules.Summary, BarState, tuple[str, int]]] = {}
-        self._tokens: dict[BarState, tuple[str, int]] = {}
+        # The key of each bar met, by the bar object (the model gives equal bars as one object, worked
+        # out with the row: ``TableModel._painted_row``), and by value for a bar met as a new object:
+        # a repaint hashes and compares no ``BarState`` (their hash and equality are Python code).
+        self._keys: dict[int, tuple[BarState, tuple[str, int]]] = {}
+        self._by_value: dict[BarState, tuple[str, int]] = {}
+
+    def forget(self) -> None:
+        super().forget()
+        self._keys.clear()
+        self._by_value.clear()
+
+    def _key(self, state: BarState) -> tuple[str, int]:
+        known = self._keys.get(id(state))
+        if known is not None and known[0] is state:
+            return known[1]
+        if len(self._keys) > 4 * PIXMAPS_KEPT or len(self._by_value) > 4 * PIXMAPS_KEPT:
+            self.forget()  # their pixmaps go with them: a key is never given to two bars
+        key = self._by_value.get(state)
+        if key is None:
+            key = self._by_value[state] = ("bar", len(self._by_value))
+        self._keys[id(state)] = (state, key)
+        return key
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: AnyIndex) -> None:
         drawn = self._drawn(index)
+        state: BarState | None = None
         if drawn is not None:
-            (_kind, summary), turn = drawn
+            (_kind, state), turn = drawn
         else:
             summary, turn = index.data(SummaryRole), index.data(Qt.ItemDataRole.BackgroundRole) is not None
-        if not isinstance(summary, rules.Summary):
+            if isinstance(summary, rules.Summary):
+                state = bar_state(summary, points_short(summary.system))
+        if not isinstance(state, BarState):
             super().paint(painter, option, index)
             return
-        known = self._bars.get(id(summary))
-        if known is not None and known[0] is summary:
-            state, key = known[1], known[2]
-        else:
-            state = bar_state(summary, _short(summary.system))
-            if len(self._bars) > 4 * PIXMAPS_KEPT:
-                self._bars.clear()
-            if len(self._tokens) > 4 * PIXMAPS_KEPT:
-                # Their pixmaps go with them: a token is never given to two bars.
-                self._tokens.clear()
-                self._bars.clear()
-                self.forget()
-            key = self._tokens.get(state)
-            if key is None:
-                key = self._tokens[state] = ("bar", len(self._tokens))
-            self._bars[id(summary)] = (summary, state, key)
+        bar = state
         self._cached(
             painter,
             option,
-            key,
+            self._key(bar),
             turn,
-            lambda p, rect, font: paint_bar(p, rect.adjusted(2, 1, -2, -1), state, font, compact=True),
+            lambda p, rect, font: paint_bar(p, rect.adjusted(2, 1, -2, -1), bar, font, compact=True),
         )
 
     def sizeHint(self, option: QStyleOptionViewItem, index: AnyIndex) -> QSize:
@@ -263,16 +248,6 @@ class StateDelegate(_RowDelegate):
     def sizeHint(self, option: QStyleOptionViewItem, index: AnyIndex) -> QSize:
         base = super().sizeHint(option, index)
         return QSize(base.width() + 24, max(base.height(), 26))
-
-
-_SHORT: dict[str, str] = {}
-
-
-def _short(system_id: str) -> str:
-    found = _SHORT.get(system_id)
-    if found is None:
-        found = _SHORT[system_id] = rules.describe(system_id).points_short
-    return found
 
 
 # The text pixmaps kept: at most this many bytes of them (the few looks of a column, many times over).
