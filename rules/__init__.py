@@ -77,6 +77,7 @@ from rules.model import (
 from rules.odds import Chance, Odds, fmt_percent
 from rules.record import Record
 from rules.ruleset import keep_parsed_tables, load_ruleset
+from rules.strict import file_sheets_validator
 from rules.strict import twin_validator as strict_validator
 from rules.strict import twins_validator as strict_list_validator
 from rules.strict import type_twin as strict_types
@@ -728,6 +729,7 @@ __all__ = [
     "dice_range",
     "evolve",
     "field_label",
+    "file_sheets_validator",
     "format_clock",
     "keep_parsed_tables",
     "load_rules_table",

@@ -1318,9 +1318,13 @@ def _fast(parsed: _Parsed) -> Document | None:
                 _twin_of(sheet_type).validate_python(given[0], strict=True)
                 made[places[0]] = sheet_type.model_validate(given[0])
                 continue
-            # One strict pass per system over its sheets (not one call per sheet), then the model.
-            _twins_of(sheet_type).validate_python(given, strict=True)
-            for i, sheet in zip(places, _sheet_list(sheet_type).validate_python(given), strict=True):
+            # One pass per system over its sheets (not one call per sheet): the model with its twin's
+            # check in the same pass (``rules.file_sheets_validator``), else the twin then the model.
+            both = rules.file_sheets_validator(sheet_type)
+            if both is None:
+                _twins_of(sheet_type).validate_python(given, strict=True)
+                both = _sheet_list(sheet_type)
+            for i, sheet in zip(places, both.validate_python(given), strict=True):
                 made[i] = sheet
     except ValidationError:
         return None
