@@ -76,7 +76,7 @@ from rules.model import (
 )
 from rules.odds import Chance, Odds, fmt_percent
 from rules.record import Record
-from rules.ruleset import load_ruleset
+from rules.ruleset import keep_parsed_tables, load_ruleset
 from rules.strict import twin_validator as strict_validator
 from rules.strict import twins_validator as strict_list_validator
 from rules.strict import type_twin as strict_types
@@ -730,6 +730,7 @@ __all__ = [
     "evolve",
     "field_label",
     "format_clock",
+    "keep_parsed_tables",
     "load_rules_table",
     "new_sheet",
     "os_reason",
