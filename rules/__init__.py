@@ -581,8 +581,9 @@ def apply(sheet: Sheet, action: Action, rng: random.Random | None = None, rules_
         assert isinstance(action, Edit)
         new = _edit(sheet, action, ctx, sys_)
     else:
-        route = _ROUTES.get(action_type)
-        if route is None:
+        try:  # ``[]`` on a dict, not ``get`` (issue 15, session 8: −100 to −180 instructions an action)
+            route = _ROUTES[action_type]
+        except KeyError:
             route = _route(action_type)
         if route == _PLAIN:
             new = handler(sheet, action, ctx)
