@@ -76,7 +76,8 @@ from rules.model import (
 )
 from rules.odds import Chance, Odds, fmt_percent
 from rules.record import Record
-from rules.ruleset import load_ruleset
+from rules.ruleset import keep_parsed_tables, load_ruleset
+from rules.strict import file_sheets_validator
 from rules.strict import twin_validator as strict_validator
 from rules.strict import twins_validator as strict_list_validator
 from rules.strict import type_twin as strict_types
@@ -580,8 +581,9 @@ def apply(sheet: Sheet, action: Action, rng: random.Random | None = None, rules_
         assert isinstance(action, Edit)
         new = _edit(sheet, action, ctx, sys_)
     else:
-        route = _ROUTES.get(action_type)
-        if route is None:
+        try:  # ``[]`` on a dict, not ``get`` (issue 15, session 8: −100 to −180 instructions an action)
+            route = _ROUTES[action_type]
+        except KeyError:
             route = _route(action_type)
         if route == _PLAIN:
             new = handler(sheet, action, ctx)
@@ -728,7 +730,9 @@ __all__ = [
     "dice_range",
     "evolve",
     "field_label",
+    "file_sheets_validator",
     "format_clock",
+    "keep_parsed_tables",
     "load_rules_table",
     "new_sheet",
     "os_reason",

@@ -7,17 +7,21 @@ through the very same validation: ``load_ruleset(model, path)``.
 from __future__ import annotations
 
 import functools
+import json
 import os
 import re
 import stat
-import tomllib
+import sys
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from rules.errors import RulesetError, describe_validation_error, os_reason
+
+if TYPE_CHECKING:
+    import tomllib
 
 MAX_RULESET_BYTES = 2_000_000
 
@@ -137,21 +141,30 @@ def _toml_error(exc: tomllib.TOMLDecodeError, source: str) -> RulesetError:
     return RulesetError(f"{source} : {place}syntaxe TOML invalide : {what}.")
 
 
-def parse_ruleset(model: type[R], text: str, source: str) -> R:
-    """Validate TOML ``text`` as ``model``; ``source`` names the file in messages.
+def parse_toml(text: str, source: str) -> dict[str, Any]:
+    """The data of the TOML ``text`` of a rule table; a French ``RulesetError`` naming ``source`` (and the
+    line, for the syntax) when it is not TOML: deep nesting and giant integers too, which the TOML parser
+    itself lets escape.
 
-    Every failure is a French ``RulesetError`` naming the file (and the line, for the syntax): deep
-    nesting and giant integers too, which the TOML parser itself lets escape.
-    """
+    ``tomllib`` is imported here, when a table is parsed (issue 15): a start that finds the shipped table's
+    data already parsed (``keep_parsed_tables``) never imports it (~12 M instructions of compiled regular
+    expressions and modules)."""
+    import tomllib
+
     text = text.removeprefix("\ufeff")  # a UTF-8 byte-order mark, as some editors write
     try:
-        data = tomllib.loads(text)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise _toml_error(exc, source) from None
     except RecursionError:
         raise RulesetError(f"{source} : {_TOO_DEEP}") from None
     except ValueError:  # an integer of thousands of digits (Python's own guard)
         raise RulesetError(f"{source} : nombre démesuré (des milliers de chiffres).") from None
+
+
+def validate_table(model: type[R], data: Any, source: str) -> R:
+    """``data`` (a TOML table's) validated as ``model``; a French ``RulesetError`` naming ``source`` and
+    the keys as written in the file otherwise."""
     try:
         return model.model_validate(data)
     except ValidationError as exc:
@@ -160,6 +173,15 @@ def parse_ruleset(model: type[R], text: str, source: str) -> R:
         raise RulesetError(f"{source} : " + " ; ".join(lines)) from None
     except RecursionError:
         raise RulesetError(f"{source} : {_TOO_DEEP}") from None
+
+
+def parse_ruleset(model: type[R], text: str, source: str) -> R:
+    """Validate TOML ``text`` as ``model``; ``source`` names the file in messages.
+
+    Every failure is a French ``RulesetError`` naming the file (and the line, for the syntax): deep
+    nesting and giant integers too, which the TOML parser itself lets escape.
+    """
+    return validate_table(model, parse_toml(text, source), source)
 
 
 def _read_table(path: Path) -> bytes:
@@ -216,10 +238,88 @@ def shipped_text(system: str) -> tuple[str, str]:
     return path.read_text(encoding="utf-8"), f"resources/rulesets/{name}"
 
 
+# Where the shipped tables' parsed data is kept between starts (``keep_parsed_tables``); None: nowhere.
+_parsed_folder: Path | None = None
+_PARSED_FORMAT = 1
+_MAX_PARSED_BYTES = 4 * MAX_RULESET_BYTES  # the text and its data, as JSON (escapes included)
+
+
+def keep_parsed_tables(folder: Path | None) -> None:
+    """Keep the data of each shipped table, as parsed from its TOML text, in ``folder`` (the app's cache
+    folder; None: nowhere, the default), to be read back at the next start instead of parsing the text.
+
+    Issue 15: parsing a shipped table (~12 KB of TOML) took ~16 M instructions of every start, and importing
+    ``tomllib`` ~12 M more; reading the parsed copy back (JSON) takes ~1 M. Only the parsing is kept, never
+    the validation: the data is validated by the table's model at every start, as before, so a refusal is
+    the same refusal, in the same words. The copy holds the whole text it was parsed from and is used only
+    for that very text (and the same Python, whose ``tomllib`` parsed it): a table a GM edited is parsed
+    again (and its new data kept). A copy that cannot be read or written is ignored: the text is parsed."""
+    global _parsed_folder
+    _parsed_folder = folder
+
+
+def _parsed_path(system: str) -> Path | None:
+    return None if _parsed_folder is None else _parsed_folder / f"{system}.json"
+
+
+def _kept_data(path: Path, text: str) -> Any:
+    """The data kept in ``path`` for exactly ``text`` by this Python, or None."""
+    try:
+        with open(path, "rb") as kept:
+            raw = kept.read(_MAX_PARSED_BYTES + 1)
+        if len(raw) > _MAX_PARSED_BYTES:
+            return None
+        blob = json.loads(raw)
+    except (OSError, ValueError, RecursionError):  # none, unreadable, not JSON, not UTF-8, too deep
+        return None
+    if (
+        not isinstance(blob, dict)
+        or blob.get("format") != _PARSED_FORMAT
+        or blob.get("python") != sys.version
+        or blob.get("text") != text
+        or not isinstance(blob.get("data"), dict)
+    ):
+        return None
+    return blob["data"]
+
+
+def _keep_data(path: Path, text: str, data: dict[str, Any]) -> None:
+    """Keep ``data``, parsed from ``text``, in ``path`` (written whole, then moved in place: a start that
+    reads it meanwhile sees the old copy or the new one); nothing when it cannot be written as JSON exactly
+    (a date or time of TOML) or when the folder cannot be written."""
+    try:
+        blob = json.dumps({"format": _PARSED_FORMAT, "python": sys.version, "text": text, "data": data})
+    except TypeError:  # a date or a time: no JSON type holds it
+        return
+    part = path.with_name(f"{path.name}.{os.getpid()}.part")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        part.write_text(blob, encoding="utf-8")
+        os.replace(part, path)
+    except OSError:
+        try:
+            part.unlink(missing_ok=True)
+        except OSError:  # the folder itself could not be made
+            pass
+
+
+def shipped_data(system: str) -> tuple[Any, str]:
+    """The data of the shipped table of ``system``, as ``parse_toml`` gives it, and the name to show in
+    messages: read from the copy kept for its very text (``keep_parsed_tables``), else parsed (and kept)."""
+    text, source = shipped_text(system)
+    path = _parsed_path(system)
+    data = None if path is None else _kept_data(path, text)
+    if data is None:
+        data = parse_toml(text, source)
+        if path is not None:
+            _keep_data(path, text, data)
+    return data, source
+
+
 @functools.cache
 def _cached(model: type[BaseModel], system: str) -> BaseModel:
-    text, source = shipped_text(system)
-    return parse_ruleset(model, text, source)
+    data, source = shipped_data(system)
+    return validate_table(model, data, source)
 
 
 def shipped_ruleset(model: type[R], system: str) -> R:

@@ -170,3 +170,93 @@ def twin_validator(model: type[BaseModel]) -> Any:
 def twins_validator(model: type[BaseModel]) -> Any:
     """The validator of a list of ``model``'s twins (cached), as ``TypeAdapter(list[type_twin(m)])``."""
     return _twin_validator(list[_twin_dict(model)])  # type: ignore[misc]
+
+
+# --- The twin's check and the model's validation in one pass (a table's sheets, issue 15) ----------
+#
+# The twin exists because a model validates leniently: only its integers, booleans and numbers (and
+# non-text literals) are coerced from other JSON types. The same model's core schema with each of those
+# leaves made strict (``"strict": True`` on its ``int``, ``bool`` and ``float`` schemas; containers and
+# texts left as they are, so a JSON list is still a tuple) refuses exactly what the twin refuses, in the
+# model's own pass: the systems' ``before`` validators only add missing fields (copies of given ones,
+# or exact integers from the rule table) or split a text into texts, so a leaf that reaches its strict
+# schema holds either the file's own value or an exact one. Accepted, it gives the model's own sheets
+# (an exact value validates to itself). ``tests/rules/test_strict_twin.py`` holds the two ways to the
+# same answers on every system's sheets and their mutations.
+
+_STRICT_LEAVES = frozenset({"int", "bool", "float"})
+# The schema kinds the systems' sheet models are made of; any other kind: the twin's way (None below).
+_PLAIN_KINDS = frozenset(
+    {
+        "definitions",
+        "definition-ref",
+        "list",
+        "tuple",
+        "model",
+        "model-fields",
+        "model-field",
+        "default",
+        "nullable",
+        "function-before",
+        "function-after",
+        "str",
+        "literal",
+    }
+)
+# The keys of a schema that hold schemas (every other key is kept as it is: defaults, functions, classes).
+_SCHEMA_KEYS = frozenset({"schema", "items_schema", "definitions", "fields"})
+
+
+def _strict_leaves(node: Any, models: set[Any]) -> Any:
+    """A copy of the core schema ``node`` with its integers, booleans and numbers strict (the classes of
+    its models added to ``models``); ``_NotDirect`` for a kind of schema whose lenient validation may
+    coerce otherwise (an enum, a number literal…)."""
+    if type(node) is list:
+        return [_strict_leaves(item, models) for item in node]
+    kind = node.get("type")
+    if kind == "model-fields":
+        fields = {name: _strict_leaves(field, models) for name, field in node["fields"].items()}
+        return {**node, "fields": fields}
+    if kind == "model":
+        models.add(node["cls"])
+    copy = {key: _strict_leaves(value, models) if key in _SCHEMA_KEYS else value for key, value in node.items()}
+    if kind in _STRICT_LEAVES:
+        copy["strict"] = True
+    elif kind == "literal":
+        if not all(isinstance(value, str) for value in node["expected"]):
+            raise _NotDirect(node)
+    elif kind not in _PLAIN_KINDS:
+        raise _NotDirect(node)
+    return copy
+
+
+@functools.cache
+def file_sheets_validator(model: type[BaseModel]) -> Any:
+    """A list of ``model``'s sheets as a file holds them, validated in one pass: what
+    ``twins_validator(model)`` (strict) then ``TypeAdapter(list[model])`` accept, with the same sheets;
+    only whether it fails, not how, is the same (the twin's errors word the problems). None when the
+    model holds a kind of schema not written here (then the twin's way)."""
+    models: set[Any] = set()
+    try:
+        schema = _strict_leaves(TypeAdapter(list[model]).core_schema, models)  # type: ignore[valid-type]
+    except _NotDirect:
+        return None
+    return _built_apart(schema, models)
+
+
+def _built_apart(schema: CoreSchema, models: set[Any]) -> SchemaValidator:
+    """``SchemaValidator(schema)``, each model of it built from ``schema`` itself: pydantic-core takes the
+    validator a model class already has (lenient) for a ``model`` schema of it whenever the class's own
+    ``__pydantic_complete__`` is true; it is false for the time of this build (one thread: the rules
+    validate in the app's main thread), then as it was."""
+    saved = [(cls, cls.__dict__.get("__pydantic_complete__")) for cls in models]
+    try:
+        for cls, _ in saved:
+            type.__setattr__(cls, "__pydantic_complete__", False)
+        return SchemaValidator(schema)
+    finally:
+        for cls, complete in saved:
+            if complete is None:
+                type.__delattr__(cls, "__pydantic_complete__")
+            else:
+                type.__setattr__(cls, "__pydantic_complete__", complete)

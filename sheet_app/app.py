@@ -330,9 +330,13 @@ def run(argv: list[str]) -> int:
         quick_pyside_probe()
         from PySide6.QtWidgets import QApplication
 
-        from sheet_app import guard
+        import rules
+        from sheet_app import guard, settings
         from sheet_app.autosave import AutosaveStore
         from sheet_app.main_window import MainWindow
+
+        # The shipped rule tables' parsed data kept between starts (issue 15: no TOML parsed at a start).
+        rules.keep_parsed_tables(settings.cache_dir() / "rulesets")
 
         app = QApplication.instance() or QApplication([sys.argv[0]])
         guard.install()  # a bug in any slot: a French message and the log, never a silent failure

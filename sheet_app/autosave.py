@@ -46,13 +46,12 @@ import os
 import re
 import secrets
 import time
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Any
 
 import platformdirs
-from pydantic import BaseModel, ConfigDict, Field, Strict, ValidationError, model_validator
+from pydantic import ValidationError
 
 import rules
 from sheet_app import __version__ as APP_VERSION
@@ -82,35 +81,35 @@ def default_folder() -> Path:
     return platformdirs.user_data_path("sheet_app", appauthor=False) / "autosave"
 
 
-class _AutosaveFile(BaseModel):
-    # Built when an autosave is first read (never, at most starts: the store is empty).
-    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
-
-    format: Annotated[int, Strict(), Field(ge=AUTOSAVE_FORMAT, le=AUTOSAVE_FORMAT)]
-    kind: Literal["autosave"]
-    app: str = Field("", max_length=40)
-    saved_at_ns: Annotated[int, Strict(), Field(ge=0)]
-    saved_at: str = Field("", max_length=60)
-    # No pydantic length constraint here: it refuses a file name that is not UTF-8 (its surrogate
-    # escapes), which is a real file name all the same; the length is checked below.
-    source: str | None = None
-    source_sha256: str = Field("", pattern=r"^([0-9a-f]{64})?$")
-    title: str = Field("", max_length=400)
-    session: str = Field("", max_length=64)
-    pid: int = 0
-    document: dict[str, Any]
-
-    @model_validator(mode="after")
-    def _short_source(self) -> _AutosaveFile:
-        if self.source is not None and len(self.source) > 4096:
-            raise ValueError("source trop long")
-        return self
+# How a record's ``__init__`` sets a field (``rules.Record`` refuses ``setattr``).
+_set = object.__setattr__
 
 
-@dataclass(frozen=True)
-class AutosaveEntry:
-    """One autosave in the store: what it is a copy of, and when it was made."""
+def __getattr__(name: str) -> Any:
+    """``_AutosaveFile``, the model of an autosave file, lives in ``sheet_app.envelopes`` (imported when an
+    autosave is first read: a start with an empty store never declares it, issue 15)."""
+    if name == "_AutosaveFile":
+        from sheet_app.envelopes import _AutosaveFile
 
+        return _AutosaveFile
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+class AutosaveEntry(rules.Record):
+    """One autosave in the store: what it is a copy of, and when it was made. (A ``rules.Record``: the frozen
+    dataclass it was made its methods from source text at import, ~5 M instructions at every start.)"""
+
+    __slots__ = (  # noqa: RUF023  (the fields, in order)
+        "key",
+        "path",
+        "source",
+        "saved_at_ns",
+        "title",
+        "session",
+        "pid",
+        "source_sha256",
+        "last_seen_ns",
+    )
     key: str  # the file's name in the store (informative: a copy from elsewhere may have any name)
     path: Path
     source: Path | None
@@ -118,8 +117,30 @@ class AutosaveEntry:
     title: str
     session: str
     pid: int
-    source_sha256: str = ""  # the digest of ``source`` when the document was read from it
-    last_seen_ns: int = 0  # when the app that wrote it was last known alive (its lock's heartbeat)
+    source_sha256: str  # the digest of ``source`` when the document was read from it
+    last_seen_ns: int  # when the app that wrote it was last known alive (its lock's heartbeat)
+
+    def __init__(
+        self,
+        key: str,
+        path: Path,
+        source: Path | None,
+        saved_at_ns: int,
+        title: str,
+        session: str,
+        pid: int,
+        source_sha256: str = "",
+        last_seen_ns: int = 0,
+    ) -> None:
+        _set(self, "key", key)
+        _set(self, "path", path)
+        _set(self, "source", source)
+        _set(self, "saved_at_ns", saved_at_ns)
+        _set(self, "title", title)
+        _set(self, "session", session)
+        _set(self, "pid", pid)
+        _set(self, "source_sha256", source_sha256)
+        _set(self, "last_seen_ns", last_seen_ns)
 
     @property
     def saved_at(self) -> datetime:
@@ -323,6 +344,8 @@ class AutosaveStore:
         except OSError as exc:
             raise FileProblem(f"{name} : lecture impossible ({rules.os_reason(exc)}).") from None
         data, text = parse_json(raw, name)
+        from sheet_app.envelopes import _AutosaveFile
+
         try:
             meta = _AutosaveFile.model_validate(data)
         except ValidationError:

@@ -14,7 +14,6 @@ import re
 import time
 import weakref
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -25,6 +24,7 @@ from PySide6.QtWidgets import QWidget
 
 from sheet_app import files
 from sheet_app.autosave import AutosaveEntry, AutosaveStore
+from sheet_app.records import Fields
 from sheet_app.settings import Settings, start_folder
 from ui.common import guard, prompts
 from ui.sheet.viewmodel import SheetViewModel
@@ -38,8 +38,7 @@ log = logging.getLogger(__name__)
 HEARTBEAT_MS = 5_000
 
 
-@dataclass(eq=False)
-class OpenSheet:
+class OpenSheet(Fields):
     """One open document (a sheet): its view-model, and the file it came from (None until first saved).
 
     A document without a file is always « modified » (closing or quitting asks, the autosave keeps
@@ -50,18 +49,44 @@ class OpenSheet:
     latest copy holds; ``recovered_from``: the copy a crash left that this sheet came back from
     (removed once this app's own copy or the user's save supersedes it). ``confirm_path``: ``path``
     comes from an autosave and the file there is no longer the one the work started from (or cannot
-    be checked): « Enregistrer » asks before writing there. (The same for ``OpenTable``.)
+    be checked): « Enregistrer » asks before writing there. (The same for ``OpenTable``.) A
+    ``sheet_app.records.Fields``, as the ``@dataclass(eq=False)`` it was (issue 15: its class cost ~2.5 M
+    instructions at every start).
     """
 
-    vm: SheetViewModel
-    path: Path | None = None
-    stamp: files.FileStamp | None = None
-    differs_from_file: bool = False
-    autosave_key: str | None = None
-    autosaved: tuple[Any, tuple[str, ...]] | None = None
-    demo: bool = False
-    recovered_from: AutosaveEntry | None = None
-    confirm_path: bool = False
+    _fields = (
+        "vm",
+        "path",
+        "stamp",
+        "differs_from_file",
+        "autosave_key",
+        "autosaved",
+        "demo",
+        "recovered_from",
+        "confirm_path",
+    )
+
+    def __init__(
+        self,
+        vm: SheetViewModel,
+        path: Path | None = None,
+        stamp: files.FileStamp | None = None,
+        differs_from_file: bool = False,
+        autosave_key: str | None = None,
+        autosaved: tuple[Any, tuple[str, ...]] | None = None,
+        demo: bool = False,
+        recovered_from: AutosaveEntry | None = None,
+        confirm_path: bool = False,
+    ) -> None:
+        self.vm = vm
+        self.path = path
+        self.stamp = stamp
+        self.differs_from_file = differs_from_file
+        self.autosave_key = autosave_key
+        self.autosaved = autosaved
+        self.demo = demo
+        self.recovered_from = recovered_from
+        self.confirm_path = confirm_path
 
     kind = "sheet"
 
@@ -86,19 +111,40 @@ class OpenSheet:
         return saved is not None and saved[0] is self.vm.sheet and saved[1] == self.vm.journal
 
 
-@dataclass(eq=False)
-class OpenTable:
+class OpenTable(Fields):
     """One open GM table: its view-model and its file, with the same life as a sheet (``OpenSheet``):
     saved, autosaved, recovered and closed through the same paths."""
 
-    vm: TableViewModel
-    path: Path | None = None
-    stamp: files.FileStamp | None = None
-    differs_from_file: bool = False
-    autosave_key: str | None = None
-    autosaved: Any = None
-    recovered_from: AutosaveEntry | None = None
-    confirm_path: bool = False
+    _fields = (
+        "vm",
+        "path",
+        "stamp",
+        "differs_from_file",
+        "autosave_key",
+        "autosaved",
+        "recovered_from",
+        "confirm_path",
+    )
+
+    def __init__(
+        self,
+        vm: TableViewModel,
+        path: Path | None = None,
+        stamp: files.FileStamp | None = None,
+        differs_from_file: bool = False,
+        autosave_key: str | None = None,
+        autosaved: Any = None,
+        recovered_from: AutosaveEntry | None = None,
+        confirm_path: bool = False,
+    ) -> None:
+        self.vm = vm
+        self.path = path
+        self.stamp = stamp
+        self.differs_from_file = differs_from_file
+        self.autosave_key = autosave_key
+        self.autosaved = autosaved
+        self.recovered_from = recovered_from
+        self.confirm_path = confirm_path
 
     kind = "table"
 

@@ -4,14 +4,17 @@ sheets, validated by pydantic. The sheet itself is validated by the rules facade
 Imported when first used (``sheet_app.files`` names them lazily: ``files.SheetFile``…): the wording reader,
 the JSON Schema of the files (``files.json_schema``) and the tests need them; the fast reader, which opens a
 well-formed file (every start that opens a sheet), checks the envelope by hand and never does (issue 15).
+The autosave store's wrapper (``_AutosaveFile``, ``sheet_app.autosave``) is here too, for the same reason: a
+start whose store is empty reads no autosave, and its class was ~3.9 M instructions to make at every start.
 """
 
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, Strict
+from pydantic import BaseModel, ConfigDict, Field, Strict, model_validator
 
+from sheet_app.autosave import AUTOSAVE_FORMAT
 from sheet_app.files import (
     FORMAT_VERSION,
     MAX_INITIATIVE,
@@ -114,3 +117,32 @@ class TableFile(_Envelope):
 
 
 _ENVELOPES: dict[str, type[_Envelope]] = {"sheet": SheetFile, "table": TableFile}
+
+
+# --- the autosave store's files (``sheet_app.autosave``): the document with what it is a copy of ---
+
+
+class _AutosaveFile(BaseModel):
+    # Built when an autosave is first read (never, at most starts: the store is empty; this module is not
+    # even imported then).
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+
+    format: Annotated[int, Strict(), Field(ge=AUTOSAVE_FORMAT, le=AUTOSAVE_FORMAT)]
+    kind: Literal["autosave"]
+    app: str = Field("", max_length=40)
+    saved_at_ns: Annotated[int, Strict(), Field(ge=0)]
+    saved_at: str = Field("", max_length=60)
+    # No pydantic length constraint here: it refuses a file name that is not UTF-8 (its surrogate
+    # escapes), which is a real file name all the same; the length is checked below.
+    source: str | None = None
+    source_sha256: str = Field("", pattern=r"^([0-9a-f]{64})?$")
+    title: str = Field("", max_length=400)
+    session: str = Field("", max_length=64)
+    pid: int = 0
+    document: dict[str, Any]
+
+    @model_validator(mode="after")
+    def _short_source(self) -> _AutosaveFile:
+        if self.source is not None and len(self.source) > 4096:
+            raise ValueError("source trop long")
+        return self

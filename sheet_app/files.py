@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import codecs
 import contextlib
-import dataclasses
 import errno
 import functools
 import gc
@@ -36,7 +35,6 @@ import stat
 import time
 import weakref
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeAlias
 
@@ -50,6 +48,7 @@ from pydantic import (
 
 import rules
 from sheet_app import __version__ as APP_VERSION
+from sheet_app.records import FRESH, Compared
 
 if TYPE_CHECKING:  # the envelope models are imported when first used (``sheet_app.envelopes``)
     from sheet_app.envelopes import TableFile, _Envelope
@@ -116,37 +115,61 @@ class ChangedOnDisk(FileProblem):
     """The file was changed by someone else since it was opened (offer reload, save as, overwrite)."""
 
 
-@dataclass(frozen=True)
-class FileStamp:
+# How a read-only record's ``__init__`` sets a field (``rules.Record`` refuses ``setattr``).
+_set = object.__setattr__
+
+# The records below were dataclasses: each made its methods from source text when this module was imported,
+# ~2.4–3.6 M instructions a class at every start (issue 15). ``rules.Record`` (read-only) and
+# ``sheet_app.records`` (mutable) give them the same behaviour; ``tests/files/test_records.py`` checks it.
+
+
+class FileStamp(rules.Record):
     """What we knew of a file when we read or wrote it (to notice changes made by others).
 
     Two stamps are equal when modification time and size are; ``sha256`` (the content's digest, when
     known) lets ``changed_since`` tell a file merely touched from one really rewritten.
     """
 
+    __slots__ = ("mtime_ns", "size", "sha256")  # noqa: RUF023  (the fields, in order)
     mtime_ns: int
     size: int
-    sha256: str = field(default="", compare=False)
+    sha256: str
+
+    def __init__(self, mtime_ns: int, size: int, sha256: str = "") -> None:
+        _set(self, "mtime_ns", mtime_ns)
+        _set(self, "size", size)
+        _set(self, "sha256", sha256)
+
+    def _values(self) -> tuple[Any, ...]:
+        return (self.mtime_ns, self.size)  # what compares and hashes: not ``sha256``
 
 
-@dataclass
-class TableTracker:
+class TableTracker(Compared):
     """What a GM table keeps beside its sheets: each row's initiative and note (``rows[i]`` goes with
     ``sheets[i]``; may be shorter), the fight's round (0: no fight), whose turn it is and whose turn has
     started this round (row numbers from 0), and the table's own journal."""
 
-    rows: list[tuple[int | None, str]] = field(default_factory=list)
-    round: int = 0
-    turn: int | None = None
-    started: list[int] = field(default_factory=list)
-    journal: list[str] = field(default_factory=list)
+    _fields = ("rows", "round", "turn", "started", "journal")
+
+    def __init__(
+        self,
+        rows: list[tuple[int | None, str]] = FRESH,
+        round: int = 0,
+        turn: int | None = None,
+        started: list[int] = FRESH,
+        journal: list[str] = FRESH,
+    ) -> None:
+        self.rows = [] if rows is FRESH else rows
+        self.round = round
+        self.turn = turn
+        self.started = [] if started is FRESH else started
+        self.journal = [] if journal is FRESH else journal
 
     def is_empty(self) -> bool:
         return self == TableTracker()
 
 
-@dataclass
-class Document:
+class Document(Compared):
     """What one file holds: one sheet (kind "sheet") or many (kind "table"), with their journals.
 
     ``journals[i]`` is the journal of ``sheets[i]`` (lines of text, in the order the app keeps them).
@@ -156,13 +179,25 @@ class Document:
     most one per system), embedded in the file so that it travels alone.
     """
 
-    kind: str
-    sheets: list[Any]
-    journals: list[list[str]] = field(default_factory=list)
-    title: str = ""
-    migrated_from: int | None = None
-    tracker: TableTracker | None = None
-    house: list[Any] = field(default_factory=list)
+    _fields = ("kind", "sheets", "journals", "title", "migrated_from", "tracker", "house")
+
+    def __init__(
+        self,
+        kind: str,
+        sheets: list[Any],
+        journals: list[list[str]] = FRESH,
+        title: str = "",
+        migrated_from: int | None = None,
+        tracker: TableTracker | None = None,
+        house: list[Any] = FRESH,
+    ) -> None:
+        self.kind = kind
+        self.sheets = sheets
+        self.journals = [] if journals is FRESH else journals
+        self.title = title
+        self.migrated_from = migrated_from
+        self.tracker = tracker
+        self.house = [] if house is FRESH else house
 
     def house_table(self, system_id: str) -> Any:
         """The rule table ``system_id``'s sheets play by here (``None``: the shipped one)."""
@@ -273,15 +308,21 @@ _LABELS: dict[str, str] = {
 # --------------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _Issue:
+class _Issue(rules.Record):
     """One problem: its French text, and its line when known, or where it is in the data (``loc``):
     the lines of the problems a message shows are found in one pass over the text (``_Source.lines``)."""
 
+    __slots__ = ("text", "line", "loc", "later")  # noqa: RUF023  (the fields, in order)
     text: str
-    line: int | None = None
-    loc: Location | None = None
-    later: bool = False  # a name given twice: the line of its later occurrence
+    line: int | None
+    loc: Location | None
+    later: bool  # a name given twice: the line of its later occurrence
+
+    def __init__(self, text: str, line: int | None = None, loc: Location | None = None, later: bool = False) -> None:
+        _set(self, "text", text)
+        _set(self, "line", line)
+        _set(self, "loc", loc)
+        _set(self, "later", later)
 
 
 class _Bad(Exception):
@@ -359,9 +400,7 @@ def _problem(
             [i.loc for i in shown if i.line is None and i.loc is not None],
             [i.loc for i in shown if i.later and i.loc is not None],
         )
-        shown = [
-            dataclasses.replace(i, line=lines.get(i.loc)) if i.line is None and i.loc is not None else i for i in shown
-        ]
+        shown = [i.replace(line=lines.get(i.loc)) if i.line is None and i.loc is not None else i for i in shown]
     texts = [f"ligne {i.line} : {i.text}" if i.line is not None else i.text for i in shown]
     rest = total - len(shown)
     if rest > 0 or stopped:
@@ -1279,9 +1318,13 @@ def _fast(parsed: _Parsed) -> Document | None:
                 _twin_of(sheet_type).validate_python(given[0], strict=True)
                 made[places[0]] = sheet_type.model_validate(given[0])
                 continue
-            # One strict pass per system over its sheets (not one call per sheet), then the model.
-            _twins_of(sheet_type).validate_python(given, strict=True)
-            for i, sheet in zip(places, _sheet_list(sheet_type).validate_python(given), strict=True):
+            # One pass per system over its sheets (not one call per sheet): the model with its twin's
+            # check in the same pass (``rules.file_sheets_validator``), else the twin then the model.
+            both = rules.file_sheets_validator(sheet_type)
+            if both is None:
+                _twins_of(sheet_type).validate_python(given, strict=True)
+                both = _sheet_list(sheet_type)
+            for i, sheet in zip(places, both.validate_python(given), strict=True):
                 made[i] = sheet
     except ValidationError:
         return None

@@ -28,6 +28,12 @@ def data_dir() -> Path:
     return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
 
 
+def cache_dir() -> Path:
+    """What the app keeps only to start faster, rebuilt when missing (the shipped rule tables' parsed
+    data: ``rules.keep_parsed_tables``)."""
+    return Path(platformdirs.user_cache_dir(APP_NAME, appauthor=False))
+
+
 def documents_dir() -> Path:
     return Path(platformdirs.user_documents_dir())
 

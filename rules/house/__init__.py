@@ -15,7 +15,6 @@ Only data is read: TOML through ``tomllib``, JSON data through pydantic; no code
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path as FilePath
 from typing import TYPE_CHECKING, Any
 
@@ -229,6 +228,8 @@ def _validate(sys_: System, data: Any, text: str | None, source: str) -> BaseMod
 
 
 def _toml_data(text: str, source: str) -> dict[str, Any]:
+    import tomllib  # when a GM's table is read (issue 15: not at every start, ``rules.ruleset.parse_toml``)
+
     text = text.removeprefix("\ufeff")
     try:
         return tomllib.loads(text)
@@ -329,6 +330,8 @@ def sheet_problems(sheet: Any, table: Any) -> list[str]:
 def _system_of(path: FilePath, text: str) -> list[str]:
     """The systems a rule table file may be for, most likely first: the one its ``[house]`` names, else
     one its file name names (``douaratil.toml``, ``brume.d20.toml``), else every system."""
+    import tomllib
+
     try:
         named = tomllib.loads(text.removeprefix("\ufeff")).get(HOUSE_KEY, {}).get("system")
     except (tomllib.TOMLDecodeError, RecursionError, ValueError, AttributeError):

@@ -89,6 +89,17 @@ def test_a_sheet_opens_without_the_table_printing_or_dice_modules(tmp_path: Path
     )
 
 
+def test_the_next_start_reads_the_shipped_table_without_parsing_toml(tmp_path: Path) -> None:
+    """The first start parses the shipped table's TOML and keeps its data in the app's cache folder
+    (``rules.keep_parsed_tables``); the next start reads it back: no ``tomllib`` imported at all (issue 15)."""
+    kept = tmp_path / "cache" / "sheet_app" / "rulesets" / "douaratil.json"
+    first = _start(tmp_path, str(DEMO))
+    assert first["docs"] == 1 and "tomllib" in first["loaded"]
+    assert kept.is_file()
+    again = _start(tmp_path, str(DEMO))
+    assert again["docs"] == 1 and "tomllib" not in again["loaded"]
+
+
 def test_the_welcome_page_is_built_when_shown(qtbot: Any) -> None:
     from sheet_app.main_window import MainWindow
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import os
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -124,3 +125,140 @@ def test_the_validators_are_pydantic_core_validators_made_once() -> None:
     assert isinstance(rules.strict_validator(model), SchemaValidator)
     assert rules.strict_validator(model) is rules.strict_validator(model)
     assert rules.strict_list_validator(model) is rules.strict_list_validator(model)
+
+
+# --- The twin's check and the model's validation in one pass (``rules.file_sheets_validator``) -----------
+
+
+def _both_ways(model: Any, sheets: list[Any]) -> tuple[Any, Any]:
+    """What the twin (strict) then the model (lenient) make of ``sheets``, and what the one pass makes of
+    them: None where refused, else the sheets with their sets of given fields."""
+
+    def made(validate: Any) -> Any:
+        try:
+            return [(s, s.model_fields_set) for s in validate()]
+        except ValidationError:
+            return None
+
+    def two_passes() -> Any:
+        rules.strict_list_validator(model).validate_python(sheets, strict=True)
+        return TypeAdapter(list[model]).validate_python(sheets)
+
+    return made(two_passes), made(lambda: rules.file_sheets_validator(model).validate_python(sheets))
+
+
+def _mutations(data: Any) -> list[Any]:
+    """``data`` with each of its values, at any depth, set to each of ``BAD`` (and a few more) or taken out."""
+    found: list[Any] = []
+
+    def walk(node: Any, rebuild: Any) -> None:
+        items = list(node.items()) if isinstance(node, dict) else list(enumerate(node))
+        for key, value in items:
+            for other in [*BAD, 0, -1, 2.0, False, "x", [1], [{}]]:
+                found.append(rebuild(_with(node, key, other)))
+            found.append(rebuild(_without(node, key)))
+            if isinstance(value, dict | list):
+                walk(value, lambda new, node=node, key=key: rebuild(_with(node, key, new)))
+
+    walk(data, lambda new: new)
+    return found
+
+
+def _with(node: Any, key: Any, value: Any) -> Any:
+    if isinstance(node, dict):
+        return {**node, key: value}
+    return [value if i == key else v for i, v in enumerate(node)]
+
+
+def _without(node: Any, key: Any) -> Any:
+    if isinstance(node, dict):
+        return {k: v for k, v in node.items() if k != key}
+    return [v for i, v in enumerate(node) if i != key]
+
+
+def _built(cls: Any) -> None:
+    """``cls``'s own validator built (a model's build is deferred to its first use)."""
+    assert cls.__pydantic_validator__.validate_python is not None
+
+
+def _rich_sheet(system_id: str) -> Any:
+    """The demo sheet after a few blows, a heal and a condition: wounds, pools and timers filled."""
+    sheet = rules.demo_sheet(system_id)
+    actions: list[rules.Action] = [rules.Damage(amount=3), rules.Damage(amount=2), rules.Heal(amount=1)]
+    actions += [rules.SetCondition(condition=c.id) for c in rules.describe(system_id).conditions[:2]]
+    for action in actions:
+        try:
+            sheet = rules.apply(sheet, action, rng=random.Random(3)).sheet
+        except rules.Refused:
+            continue
+    return rules.sheet_to_data(sheet)
+
+
+@pytest.mark.parametrize("system_id", rules.SYSTEMS)
+def test_one_pass_accepts_what_the_twin_and_the_model_accept(system_id: str) -> None:
+    """Every value of the sheet, at any depth, set to a value of another JSON type (a text « 3 », ``true``,
+    ``1.0``, null, a list…) or taken out: the one pass refuses what the twin or the model refuses, and
+    gives the model's very sheets (and given fields) otherwise."""
+    model = rules.system(system_id).sheet_type
+    sheets = [rules.sheet_to_data(rules.demo_sheet(system_id)), _rich_sheet(system_id)]
+    classes: set[Any] = set()
+    strict._strict_leaves(TypeAdapter(list[model]).core_schema, classes)  # type: ignore[valid-type]
+    for cls in classes:  # every model class of the sheet has its own (lenient) validator built…
+        _built(cls)
+    assert all(cls.__pydantic_complete__ for cls in classes) and len(classes) > 1
+    strict.file_sheets_validator.cache_clear()  # … before the one pass is made, as in a long session
+    assert rules.file_sheets_validator(model) is not None
+    assert all(cls.__pydantic_complete__ for cls in classes)  # as they were
+    refused = accepted = 0
+    for data in [s for sheet in sheets for s in _mutations(sheet)]:
+        two, one = _both_ways(model, [data])
+        assert one == two, data
+        refused += two is None
+        accepted += two is not None
+    assert refused > 50 and accepted > 10  # the check can fail both ways
+    assert _both_ways(model, sheets)[1] is not None
+
+
+class _Mode(BaseModel):
+    mode: Literal[1, 2] = 1
+
+
+class _Either(BaseModel):
+    amount: int | str = 0
+
+
+class _Rates(BaseModel):
+    rate: float = 0.0
+    steps: tuple[int, ...] = ()
+    shown: bool = False
+
+
+def test_one_pass_is_not_made_for_a_model_it_does_not_know() -> None:
+    """A number literal (lenient validation may take « 1 » for it) or a union: the twin's way (None)."""
+    assert rules.file_sheets_validator(_Mode) is None
+    assert rules.file_sheets_validator(_Either) is None
+    assert rules.file_sheets_validator(_Odd) is None
+
+
+def test_one_pass_holds_numbers_and_booleans_exact() -> None:
+    _Rates()  # its own (lenient) validator built before the one pass: not the one used there
+    assert _Rates.__pydantic_complete__
+    for data in _mutations({"rate": 1.5, "steps": [1, 2], "shown": True}):
+        two, one = _both_ways(_Rates, [data])
+        assert one == two, data
+    assert _both_ways(_Rates, [{"rate": "1.5"}]) == (None, None)
+    assert _both_ways(_Rates, [{"rate": 2}])[1] == [(_Rates(rate=2.0), {"rate"})]
+
+
+def test_a_table_is_read_in_one_pass_per_system(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Opening a table asks no twin's list validator: each system's sheets are validated once."""
+    from sheet_app import files
+
+    def no_twins(model: Any) -> Any:
+        raise AssertionError("twin asked")
+
+    sheets = [rules.demo_sheet(s) for s in rules.SYSTEMS for _ in range(2)]
+    doc = files.Document("table", sheets, [[] for _ in sheets], "Table")
+    raw = files.encode_document(doc)
+    monkeypatch.setattr(files, "_twins_of", no_twins)
+    assert files.decode_document(raw).sheets == sheets

@@ -380,6 +380,57 @@ def test_a_failed_survival_roll_is_told_before_the_death() -> None:
     assert out.sheet.dead
 
 
+# Session 8: the common heal's flat path (``gauge._heal_tail``) takes the last wounds of the tuple.
+
+
+def test_a_wound_lowered_but_not_healed_is_still_the_heaviest_at_the_next_care() -> None:
+    """« En fonction de son niveau de réussite, cette Action accordera le retrait de cran de Trauma. » A Légère
+    (n° 1) and a Grave (n° 2, 3 notches): care of 2 notches leaves the Grave at 1 notch; the next notch of care
+    heals it (as heavy as the Légère, numbered higher: the latest first), the Légère stays."""
+    lowered = heal(sheet_with((1, "legere", 1), (2, "grave", 3)), 2)
+    assert [(w.id, w.notches) for w in lowered.sheet.wounds] == [(1, 1), (2, 1)]
+    out = heal(lowered.sheet, 1)
+    assert [(w.id, w.notches) for w in out.sheet.wounds] == [(1, 1)]
+    assert out.log == ("Blessure n° 2 Grave guérie.", "Soins surnaturels : 1 cran de Trauma retirés (2 → 1).")
+
+
+def test_the_common_heal_gives_what_the_whole_search_gives() -> None:
+    """The flat path of the common heal (``_heal_tail``: the wounds lowered are the tuple's last ones) is held to
+    ``_lower``, the search of every wound it stands in for: same sheet, same journal, same figures kept, on
+    random sheets of rising numbers (or None when the wounds to lower are not the last ones)."""
+    from rules.model import Context
+    from rules.systems.severite import gauge
+
+    rs = rules.ruleset("severite")
+    r = random.Random(8)
+    tried = 0
+    for _ in range(400):
+        count = r.randint(0, 12)
+        wounds = [(i + 1, r.choice(["legere", "grave"]), r.choice([0, 1, 1, 2, 3, 5])) for i in range(r.randint(0, 8))]
+        sheet = sheet_with(*wounds)
+        found = gauge._figures(sheet.wounds)
+        flat_ctx, full_ctx = Context(random.Random(0), rs), Context(random.Random(0), rs)
+        flat = gauge._heal_tail(sheet, found, count, rs, flat_ctx)
+        if flat is None:
+            continue
+        tried += 1
+        full = gauge._lower(sheet, found, count, rs, full_ctx, None, None, True)
+        assert flat[1] == full[1]
+        assert flat[0].model_dump() == full[0].model_dump()
+        assert (flat_ctx.log, flat_ctx.events) == (full_ctx.log, full_ctx.events)
+        assert gauge._figures(flat[0].wounds)[1:] == gauge._figures(full[0].wounds)[1:]
+    assert tried > 100
+
+
+def test_each_care_tells_what_it_took_from_the_gauge() -> None:
+    """« En fonction de son niveau de réussite, cette Action accordera le retrait de cran de Trauma. » Two cares of
+    a gauge at 4, of 2 notches then of none: each line tells its own count (the lines are kept by gauge and count)."""
+    sheet = sheet_with((1, "legere", 1), (2, "grave", 3))
+    assert heal(sheet, 2).log[-1] == "Soins surnaturels : 2 crans de Trauma retirés (4 → 2)."
+    assert heal(sheet, 0).log == ("Soins surnaturels : 0 cran de Trauma retirés (4 → 4).",)
+    assert heal(sheet, 1).log[-1] == "Soins surnaturels : 1 cran de Trauma retirés (4 → 3)."
+
+
 # Session 8: the hit's one-die rolls drawn without ``Context.dice``'s general path (``handlers._roll``).
 
 

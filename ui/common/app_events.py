@@ -14,7 +14,7 @@ The rules register their handlers here (``hub()``); the hub knows none of them.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from typing import TypeVar
 
 from PySide6.QtCore import QEvent, QObject
@@ -109,17 +109,20 @@ def existing(kind: type[W]) -> list[W]:
     return wrapped(kind)
 
 
-def wrapped(kind: type[W], root: QWidget | None = None) -> list[W]:
+def wrapped(kind: type[W], root: QWidget | None = None, skip: Container[object] = ()) -> list[W]:
     """The widgets of class ``kind`` Python already holds a wrapper for (under ``root``, not ``root``
     itself, when given), and the labels a form layout held by Python made in C++ for its rows
     (``QFormLayout.addRow(text, field)``): every label and box this app's windows have, without a
     walk that hands Python every object of the window (``findChildren``; ``test_startup_paint``
-    compares the two on each demo sheet and the welcome page)."""
+    compares the two on each demo sheet and the welcome page). Widgets in ``skip`` are left out (a walk
+    that goes only through the widgets made since the last one: ``MainWindow.plain_labels``)."""
     found: list[W] = []
     forms: list[QLayout] = []
     labels = issubclass(QLabel, kind)
     for obj in getAllValidWrappers():
         if isinstance(obj, kind):
+            if obj in skip:
+                continue
             if root is None or _under(obj, root):
                 found.append(obj)
         elif labels and isinstance(obj, QLayout) and obj.inherits("QFormLayout"):
@@ -134,7 +137,7 @@ def wrapped(kind: type[W], root: QWidget | None = None) -> list[W]:
             for row in range(form.rowCount()):
                 item = form.itemAt(row, QFormLayout.ItemRole.LabelRole)
                 label = item.widget() if item is not None else None
-                if isinstance(label, kind) and id(label) not in known:
+                if isinstance(label, kind) and id(label) not in known and label not in skip:
                     if root is None or _under(label, root):
                         known.add(id(label))
                         found.append(label)

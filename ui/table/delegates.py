@@ -22,29 +22,30 @@ from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleO
 import rules
 from ui.common.badge import paint_badge
 from ui.common.health_bar import BarState, paint_bar
-from ui.common.texts import fmt_number
-from ui.table.model import TURN_BRUSH, ColourRole, SummaryRole
+from ui.table.model import TURN_BRUSH, ColourRole, SummaryRole, bar_state, points_short
 
 AnyIndex = QModelIndex | QPersistentModelIndex
+_row_of_index = QModelIndex.row
+_column_of_index = QModelIndex.column
+_rect_of = QRect.getRect
 
 
-def bar_state(summary: rules.Summary, points_short: str) -> BarState:
-    """What the bar draws for one row (numbers from the rules' summary, nothing computed here)."""
-    hidden = "current" in summary.hidden or "maximum" in summary.hidden
-    text = f"{fmt_number(summary.current)} / {fmt_number(summary.maximum)} {points_short}"
-    if summary.gauge:
-        # Trauma fills as wounds come: the row shows how full the gauge is, in the state's colour.
-        return BarState(summary.current, summary.maximum, 0, 0, 0, summary.colour, hidden, text)
-    return BarState(
-        summary.current,
-        summary.maximum,
-        summary.temporary,
-        summary.nonlethal or 0,
-        summary.floor,
-        summary.colour,
-        hidden,
-        text,
-    )
+class PaintPass:
+    """What every cell of one repaint of the table's grid shares, set by the grid for the length of its
+    paint (``TableGrid.paintEvent``): the pixel ratio of what it paints on (the viewport's: what a
+    delegate's ``painter.device()`` answers) and whether its rows alternate colours (then an odd row is
+    drawn with the style's alternate look: the ``Alternate`` feature Qt's view gives its cells). Outside
+    a paint ``ratio`` is None and a delegate asks the painter and the option as usual.
+
+    A scroll paints two hundred cells a page; each question a Python delegate asks a Qt object (the
+    painter's device, its ratio, the option's features, the index's model) is a crossing into C++ and
+    back, several of them an object or an enum made and thrown away: asked once per paint instead."""
+
+    __slots__ = ("alternating", "ratio")
+
+    def __init__(self) -> None:
+        self.ratio: float | None = None
+        self.alternating = False
 
 
 # Pixmaps kept per delegate: at most this many, and at most this many bytes of them (a 1,000-creature
@@ -70,6 +71,22 @@ class _RowDelegate(QStyledItemDelegate):
         # ``QFont.key()`` costs more than comparing two fonts: the last font seen and its key.
         self._font: QFont | None = None
         self._font_key = ""
+        # Each item state seen (an enum Qt makes per read; few distinct ones): the part of it the
+        # background depends on, as a number, and whether it is selected.
+        self._states: dict[Any, tuple[int, bool]] = {}
+        # Set by ``bind``: the table model's ``drawing`` and the grid's paint pass.
+        self._bound: tuple[Callable[[int, int], tuple[Any, bool] | None], PaintPass] | None = None
+
+    def bind(self, model: Any, paint_pass: PaintPass) -> None:
+        """Paint the cells of ``model`` (the grid's own, a ``TableModel``) with what ``paint_pass`` says
+        of each repaint. The grid forgets the kept drawings when its font, palette or style changes
+        (``forget``): a bound delegate's drawings are not keyed by the font."""
+        self._bound = (model.drawing, paint_pass)
+        self.forget()
+
+    def forget(self) -> None:
+        self._pixmaps.clear()
+        self._bytes = 0
 
     def _key_of(self, font: QFont) -> str:
         if self._font is None or font != self._font:
@@ -79,6 +96,12 @@ class _RowDelegate(QStyledItemDelegate):
     def _drawn(self, index: AnyIndex) -> tuple[Any, bool] | None:
         """What the table's model says the cell draws, and whether its row is the turn's (None: a model
         that does not say: Qt's roles are asked)."""
+        bound = self._bound
+        if bound is not None and bound[1].ratio is not None:
+            try:
+                return bound[0](_row_of_index(index), _column_of_index(index))
+            except TypeError:  # a QPersistentModelIndex, from Python
+                pass
         model = index.model()
         drawing = getattr(model, "drawing", None)
         if drawing is None:
@@ -96,17 +119,26 @@ class _RowDelegate(QStyledItemDelegate):
     ) -> None:
         """Draw the cell's background and ``draw`` through a pixmap kept per ``key``, the cell's size,
         its background (selected or not, the turn's highlight) and the screen's pixel ratio."""
-        rect: QRect = option.rect  # type: ignore[attr-defined]
-        state = option.state & _BACKGROUND_STATES  # type: ignore[attr-defined]
+        x, y, width, height = _rect_of(option.rect)  # type: ignore[attr-defined]
+        state = option.state  # type: ignore[attr-defined]
+        seen = self._states.get(state)
+        if seen is None:
+            masked = state & _BACKGROUND_STATES
+            seen = self._states[state] = (masked.value, bool(masked & _SELECTED))
         # A background is drawn only where the row is selected or is the turn's: else the view's own.
-        background = turn or bool(state & _SELECTED)
-        font: QFont = option.font  # type: ignore[attr-defined]
-        device = painter.device()
-        ratio = device.devicePixelRatioF() if device is not None else 1.0
-        width, height = rect.width(), rect.height()
-        full = (key, width, height, ratio, self._key_of(font), (state.value, turn) if background else None)
+        background = turn or seen[1]
+        bound = self._bound
+        ratio = bound[1].ratio if bound is not None else None
+        if ratio is not None:
+            font_key = ""  # a bound delegate is forgotten when the grid's font changes
+        else:
+            device = painter.device()
+            ratio = device.devicePixelRatioF() if device is not None else 1.0
+            font_key = self._key_of(option.font)  # type: ignore[attr-defined]
+        full = (key, width, height, ratio, font_key, (seen[0], turn) if background else None)
         pixmap = self._pixmaps.get(full)
         if pixmap is None:
+            font: QFont = option.font  # type: ignore[attr-defined]
             pixmap = QPixmap(max(1, int(width * ratio)), max(1, int(height * ratio)))
             pixmap.setDevicePixelRatio(ratio)
             pixmap.fill(QColor(0, 0, 0, 0))
@@ -125,7 +157,7 @@ class _RowDelegate(QStyledItemDelegate):
                 self._bytes -= old.width() * old.height() * 4
         else:
             self._pixmaps.move_to_end(full)
-        painter.drawPixmap(rect.x(), rect.y(), pixmap)
+        painter.drawPixmap(x, y, pixmap)
 
     def _background(self, painter: QPainter, option: QStyleOptionViewItem, turn: bool, rect: QRect) -> None:
         """The item's background (selection, the turn's highlight) as the style draws it, in ``rect``."""
@@ -144,33 +176,48 @@ class PointsDelegate(_RowDelegate):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        # The bar of each summary the model gave (kept per summary object: a row's summary changes only
-        # when its sheet does).
-        self._bars: dict[int, tuple[rules.Summary, BarState]] = {}
+        # The key of each bar met, by the bar object (the model gives equal bars as one object, worked
+        # out with the row: ``TableModel._painted_row``), and by value for a bar met as a new object:
+        # a repaint hashes and compares no ``BarState`` (their hash and equality are Python code).
+        self._keys: dict[int, tuple[BarState, tuple[str, int]]] = {}
+        self._by_value: dict[BarState, tuple[str, int]] = {}
+
+    def forget(self) -> None:
+        super().forget()
+        self._keys.clear()
+        self._by_value.clear()
+
+    def _key(self, state: BarState) -> tuple[str, int]:
+        known = self._keys.get(id(state))
+        if known is not None and known[0] is state:
+            return known[1]
+        if len(self._keys) > 4 * PIXMAPS_KEPT or len(self._by_value) > 4 * PIXMAPS_KEPT:
+            self.forget()  # their pixmaps go with them: a key is never given to two bars
+        key = self._by_value.get(state)
+        if key is None:
+            key = self._by_value[state] = ("bar", len(self._by_value))
+        self._keys[id(state)] = (state, key)
+        return key
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: AnyIndex) -> None:
         drawn = self._drawn(index)
+        state: BarState | None = None
         if drawn is not None:
-            (_kind, summary), turn = drawn
+            (_kind, state), turn = drawn
         else:
             summary, turn = index.data(SummaryRole), index.data(Qt.ItemDataRole.BackgroundRole) is not None
-        if not isinstance(summary, rules.Summary):
+            if isinstance(summary, rules.Summary):
+                state = bar_state(summary, points_short(summary.system))
+        if not isinstance(state, BarState):
             super().paint(painter, option, index)
             return
-        known = self._bars.get(id(summary))
-        if known is not None and known[0] is summary:
-            state = known[1]
-        else:
-            state = bar_state(summary, _short(summary.system))
-            if len(self._bars) > 4 * PIXMAPS_KEPT:
-                self._bars.clear()
-            self._bars[id(summary)] = (summary, state)
+        bar = state
         self._cached(
             painter,
             option,
-            ("bar", state),
+            self._key(bar),
             turn,
-            lambda p, rect, font: paint_bar(p, rect.adjusted(2, 1, -2, -1), state, font, compact=True),
+            lambda p, rect, font: paint_bar(p, rect.adjusted(2, 1, -2, -1), bar, font, compact=True),
         )
 
     def sizeHint(self, option: QStyleOptionViewItem, index: AnyIndex) -> QSize:
@@ -203,20 +250,10 @@ class StateDelegate(_RowDelegate):
         return QSize(base.width() + 24, max(base.height(), 26))
 
 
-_SHORT: dict[str, str] = {}
-
-
-def _short(system_id: str) -> str:
-    found = _SHORT.get(system_id)
-    if found is None:
-        found = _SHORT[system_id] = rules.describe(system_id).points_short
-    return found
-
-
 # The text pixmaps kept: at most this many bytes of them (the few looks of a column, many times over).
 TEXT_BYTES_KEPT = 24 * 1024 * 1024
-_row_of_index = QModelIndex.row
-_column_of_index = QModelIndex.column
+_ALTERNATE = QStyleOptionViewItem.ViewItemFeature.Alternate
+_NO_FEATURE = QStyleOptionViewItem.ViewItemFeature.None_
 
 
 class TextDelegate(QStyledItemDelegate):
@@ -236,12 +273,48 @@ class TextDelegate(QStyledItemDelegate):
         super().__init__(parent)
         self._pixmaps: OrderedDict[Hashable, QPixmap] = OrderedDict()
         self._bytes = 0
+        # Set by ``bind``: the table model's ``look`` and the grid's paint pass.
+        self._bound: tuple[Callable[[int, int], tuple[Any, ...] | None], PaintPass] | None = None
+
+    def bind(self, model: Any, paint_pass: PaintPass) -> None:
+        """Paint the cells of ``model`` (the grid's own, a ``TableModel``) with what ``paint_pass`` says
+        of each repaint: the cell's features are then its row's parity (the grid's rows are never
+        hidden nor moved: Qt gives ``Alternate`` to every odd row when rows alternate)."""
+        self._bound = (model.look, paint_pass)
+        self.forget()
 
     def forget(self) -> None:
         self._pixmaps.clear()
         self._bytes = 0
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: AnyIndex) -> None:
+        bound = self._bound
+        if bound is not None:
+            paint_pass = bound[1]
+            ratio = paint_pass.ratio
+            if ratio is not None:
+                try:
+                    row, column = _row_of_index(index), _column_of_index(index)
+                except TypeError:  # a QPersistentModelIndex, from Python
+                    pass
+                else:
+                    shown = bound[0](row, column)
+                    if shown is None:
+                        super().paint(painter, option, index)
+                        return
+                    x, y, width, height = _rect_of(option.rect)  # type: ignore[attr-defined]
+                    alternate = _ALTERNATE if paint_pass.alternating and row & 1 else _NO_FEATURE
+                    # The same key as below: ``option.features`` is ``alternate`` here.
+                    self._copy(
+                        painter,
+                        option,
+                        index,
+                        (shown, option.state, alternate, width, height, ratio),
+                        x,
+                        y,
+                        ratio,  # type: ignore[attr-defined]
+                    )
+                    return
         model = index.model()
         look = getattr(model, "look", None)
         try:
@@ -263,9 +336,22 @@ class TextDelegate(QStyledItemDelegate):
             rect.height(),
             ratio,
         )
+        self._copy(painter, option, index, key, rect.x(), rect.y(), ratio)
+
+    def _copy(
+        self,
+        painter: QPainter,
+        option: QStyleOptionViewItem,
+        index: AnyIndex,
+        key: Hashable,
+        x: int,
+        y: int,
+        ratio: float,
+    ) -> None:
+        """The cell's kept pixmap (drawn first if there is none for ``key``) copied at ``x, y``."""
         pixmap = self._pixmaps.get(key)
         if pixmap is None:
-            pixmap = self._drawn(option, index, rect, ratio)
+            pixmap = self._drawn(option, index, option.rect, ratio)  # type: ignore[attr-defined]
             if pixmap is None:
                 super().paint(painter, option, index)
                 return
@@ -276,7 +362,7 @@ class TextDelegate(QStyledItemDelegate):
                 self._bytes -= old.width() * old.height() * 4
         else:
             self._pixmaps.move_to_end(key)
-        painter.drawPixmap(rect.x(), rect.y(), pixmap)
+        painter.drawPixmap(x, y, pixmap)
 
     def _drawn(self, option: QStyleOptionViewItem, index: AnyIndex, rect: QRect, ratio: float) -> QPixmap | None:
         """What the view paints in the cell (its background under the row, the style's row panel, Qt's

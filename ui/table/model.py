@@ -34,6 +34,7 @@ from PySide6.QtGui import QBrush, QColor, QFont
 import rules
 from rules import table as rtable
 from ui.common import guard
+from ui.common.health_bar import BarState
 from ui.common.texts import fmt_number, tr_const
 from ui.table.state import Creature, TableState
 from ui.table.viewmodel import TableViewModel
@@ -123,6 +124,9 @@ WARM_CHUNK = 20
 WARM_INTERVAL_MS = 20
 WARM_DELAY_MS = 400
 
+# Distinct health bars kept as one object each (beyond, the next ones start a new set).
+BARS_KEPT = 4096
+
 CATEGORY_RANK = {"up": 0, "down": 1, "dying": 2, "dead": 3}
 # What a row's parts show: its sheet (columns Nom … Blessures; greyed when dead), its initiative (the
 # turn order, and the « Tour » column sorted by it), its note. A change repaints only those columns,
@@ -157,6 +161,36 @@ def _bold() -> QFont:
         font.setBold(True)
         _BOLD.append(font)
     return _BOLD[0]
+
+
+def bar_state(summary: rules.Summary, short: str) -> BarState:
+    """What the bar draws for one row (numbers from the rules' summary, nothing computed here)."""
+    hidden = "current" in summary.hidden or "maximum" in summary.hidden
+    text = f"{fmt_number(summary.current)} / {fmt_number(summary.maximum)} {short}"
+    if summary.gauge:
+        # Trauma fills as wounds come: the row shows how full the gauge is, in the state's colour.
+        return BarState(summary.current, summary.maximum, 0, 0, 0, summary.colour, hidden, text)
+    return BarState(
+        summary.current,
+        summary.maximum,
+        summary.temporary,
+        summary.nonlethal or 0,
+        summary.floor,
+        summary.colour,
+        hidden,
+        text,
+    )
+
+
+_SHORT: dict[str, str] = {}
+
+
+def points_short(system_id: str) -> str:
+    """The system's short name for its points (« PA », « PV »…), asked of the rules once."""
+    found = _SHORT.get(system_id)
+    if found is None:
+        found = _SHORT[system_id] = rules.describe(system_id).points_short
+    return found
 
 
 class Painted(NamedTuple):
@@ -214,6 +248,8 @@ class TableModel(QAbstractTableModel):
         # mode: a view asks every role of every visible cell at each repaint.
         self._cells: dict[int, tuple[Creature, bool, tuple[str, ...]]] = {}
         self._painted: dict[int, tuple[Creature, int, bool, Painted]] = {}
+        # One object per distinct health bar of the rows (``_painted_row``).
+        self._bars: dict[BarState, BarState] = {}
         # The rules' summary of each row, worked out a few rows at a time while the app is idle, so
         # that scrolling finds them ready (a view asks only for the rows it shows).
         self._warm_from = 0
@@ -502,7 +538,11 @@ class TableModel(QAbstractTableModel):
         drawings: dict[int, Any] = {}
         summary = self._value(creature, POINTS, SummaryRole, player)
         if isinstance(summary, rules.Summary):
-            drawings[POINTS] = ("bar", summary)
+            # The bar, worked out with the row; equal bars (most rows of a fight) as one object.
+            bar = bar_state(summary, points_short(summary.system))
+            if len(self._bars) > BARS_KEPT:
+                self._bars.clear()
+            drawings[POINTS] = ("bar", self._bars.setdefault(bar, bar))
         label = roles[STATE][_DISPLAY]
         colour = self._value(creature, STATE, ColourRole, player)
         if isinstance(label, str) and isinstance(colour, str):
@@ -513,7 +553,7 @@ class TableModel(QAbstractTableModel):
 
     def drawing(self, row: int, column: int) -> tuple[Any, bool] | None:
         """For the table's delegates, without a round trip through Qt: what the cell draws (``("bar",
-        summary)`` or ``("badge", label, colour)``; None: nothing of its own) and whether the row is
+        BarState)`` or ``("badge", label, colour)``; None: nothing of its own) and whether the row is
         highlighted as the creature whose turn it is."""
         if not 0 <= row < len(self._rows):
             return None

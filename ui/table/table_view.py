@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, Qt, Signal
-from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
+from PySide6.QtGui import QAction, QKeyEvent, QKeySequence, QPaintEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -43,7 +43,7 @@ from ui.common.messages import MessageBar
 from ui.common.models import JournalModel
 from ui.common.undo_keys import pass_undo_when_unmodified
 from ui.table import dialogs
-from ui.table.delegates import PointsDelegate, StateDelegate, TextDelegate
+from ui.table.delegates import PaintPass, PointsDelegate, StateDelegate, TextDelegate
 from ui.table.model import (
     CONDITIONS,
     HEADERS,
@@ -86,6 +86,20 @@ class TableGrid(QTableView):
     typed = Signal(str)
     openRequested = Signal()
     removeRequested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        # What the cells of one repaint share, for the delegates bound to it (``PaintPass``).
+        self.paint_pass = PaintPass()
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        paint_pass = self.paint_pass
+        paint_pass.ratio = self.viewport().devicePixelRatioF()
+        paint_pass.alternating = self.alternatingRowColors()
+        try:
+            super().paintEvent(event)
+        finally:
+            paint_pass.ratio = None
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() in _RESTYLED:
@@ -265,9 +279,12 @@ class TableView(QWidget):
         header.setSelectionModel(self._header_selection)
         for column, width in COLUMN_WIDTHS.items():
             header.resizeSection(column, width)
-        self.grid.setItemDelegateForColumn(POINTS, PointsDelegate(self.grid))
-        self.grid.setItemDelegateForColumn(STATE, StateDelegate(self.grid))
+        # The delegates ask the model and the grid's paint pass directly (``bind``), not through Qt.
+        for column, delegate in ((POINTS, PointsDelegate(self.grid)), (STATE, StateDelegate(self.grid))):
+            delegate.bind(self.model, self.grid.paint_pass)
+            self.grid.setItemDelegateForColumn(column, delegate)
         self.text_delegate = TextDelegate(self.grid)
+        self.text_delegate.bind(self.model, self.grid.paint_pass)
         for column in TEXT_COLUMNS:
             self.grid.setItemDelegateForColumn(column, self.text_delegate)
         self.grid.setAccessibleName(self.tr("Créatures de la table"))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bisect import bisect_left, insort
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from itertools import islice
 from operator import attrgetter, lt
 from typing import Any
@@ -207,6 +207,7 @@ class Grid:
         "defis",
         "grade_at",
         "grade_labels",
+        "healed",
         "level_at",
         "part_texts",
         "per",
@@ -272,6 +273,9 @@ class Grid:
         # The journal's line for a character spared the Défi by a state, by the sheet's conditions then its name
         # (``spared_line``).
         self.spared: dict[tuple[str, ...], dict[str, str]] = {}
+        # « Blessure n° 31 Légère (bras droit) guérie. », a wound's line when it heals (not crippled), by (number,
+        # grade, zone) (``healed_line``; issue 15, session 8).
+        self.healed: dict[tuple[int, str, str | None], str] = {}
 
 
 def _one_die(sides: int) -> Plan:
@@ -644,7 +648,12 @@ def _put_condition(
     the sheet's new wounds, given in the same copy (a hit whose Défi fails: one copy of the sheet, not two)."""
     rule = rs.conditions[cid]
     conditions = sheet.conditions
-    conditions = tuple(sorted({*conditions, cid})) if conditions else (cid,)
+    if conditions:  # ``tuple(sorted({*conditions, cid}))``, kept
+        key = (conditions, cid)
+        found = _WITH.get(key)
+        conditions = _states_with(key) if found is None else found
+    else:
+        conditions = (cid,)
     timers = sheet.turn_timers
     if rule.duration == "turns":
         if timers:
@@ -667,6 +676,22 @@ def _put_condition(
     return evolve(sheet, conditions=conditions, turn_timers=timers)
 
 
+# A sheet's states with one more, by (its states, the state put) (issue 15, session 8: a set built and sorted at
+# each state put; a character's states are a few tuples, again and again).
+_WITH: dict[tuple[tuple[str, ...], str], tuple[str, ...]] = {}
+
+
+def _states_with(key: tuple[tuple[str, ...], str]) -> tuple[str, ...]:
+    """``conditions`` with ``cid`` (``key``), sorted, each once (a sheet not validated may hold one twice), made
+    and kept in ``_WITH``."""
+    conditions, cid = key
+    found = tuple(sorted({*conditions, cid}))
+    if len(_WITH) >= 1024:
+        _WITH.clear()
+    _WITH[key] = found
+    return found
+
+
 # The turn timers built, by (condition, turns): immutable, shared by every sheet that holds one (issue 15: a
 # model built costs ~5k instructions; a state put with its length is the same few values again and again).
 _TURN_TIMERS: dict[tuple[str, int], TurnTimer] = {}
@@ -686,11 +711,17 @@ def _turn_timer(cid: str, turns: int) -> TurnTimer:
 def _drop_condition(sheet: SeveriteSheet, cid: str) -> SeveriteSheet:
     """``_drop_conditions(sheet, {cid})`` for one state held once (``set_condition``; issue 15, session 7: the
     tuple cut around it, no generator); a state held twice (a sheet not validated) goes the long way."""
-    conditions = sheet.conditions
-    if conditions.count(cid) != 1:
-        return _drop_conditions(sheet, {cid})
-    at = conditions.index(cid)
-    conditions = conditions[:at] + conditions[at + 1 :]
+    key = (sheet.conditions, cid)
+    conditions = _WITHOUT.get(key)
+    if conditions is None:
+        conditions = key[0]
+        if conditions.count(cid) != 1:
+            return _drop_conditions(sheet, {cid})
+        at = conditions.index(cid)
+        conditions = conditions[:at] + conditions[at + 1 :]
+        if len(_WITHOUT) >= 1024:
+            _WITHOUT.clear()
+        _WITHOUT[key] = conditions  # (issue 15, session 8: kept, as ``_WITH``)
     timers = sheet.turn_timers
     if timers:  # a loop, not a comprehension (issue 15, session 7: no cell of ``cid``)
         others = []
@@ -698,10 +729,19 @@ def _drop_condition(sheet: SeveriteSheet, cid: str) -> SeveriteSheet:
             if t.condition != cid:
                 others.append(t)
         timers = tuple(others)
-    if cid == "inebranlable" and _figures(sheet.wounds)[5]:
-        wounds = tuple(evolve(w, ignored=False) if w.ignored else w for w in sheet.wounds)
-        return evolve(sheet, conditions=conditions, turn_timers=timers, wounds=wounds)
+    if cid == "inebranlable":
+        wounds = sheet.wounds
+        found = _WOUND_FIGURES.get(id(wounds))  # ``_figures(wounds)``, the kept entry read here
+        if found is None or found[0] is not wounds:
+            found = _figures(wounds)
+        if found[5]:
+            wounds = tuple(evolve(w, ignored=False) if w.ignored else w for w in wounds)
+            return evolve(sheet, conditions=conditions, turn_timers=timers, wounds=wounds)
     return evolve(sheet, conditions=conditions, turn_timers=timers)
+
+
+# A sheet's states less one held once, by (its states, the state taken off) (``_drop_condition``).
+_WITHOUT: dict[tuple[tuple[str, ...], str], tuple[str, ...]] = {}
 
 
 def _drop_conditions(sheet: SeveriteSheet, gone: set[str]) -> SeveriteSheet:
@@ -770,25 +810,20 @@ def _heal_away(
     return evolve(sheet, wounds=tuple(left), sequels=sequels)
 
 
-def _say_healed(healed: list[Wound], sequels: tuple[str, ...], rs: SeveriteRules, ctx: Context) -> tuple[str, ...]:
+def _say_healed(healed: Sequence[Wound], sequels: tuple[str, ...], rs: SeveriteRules, ctx: Context) -> tuple[str, ...]:
     """The journal of ``healed`` (not empty), each told « guérie », and the event; ``sequels`` with those of the
     crippled limbs added (the same tuple if none is)."""
     g = grid(rs)  # once for every wound named (issue 15)
-    grades = g.grade_labels
+    lines = g.healed
     log = ctx.log  # ``ctx.say``, no line being secret (issue 15: a Python call less per line)
     for wound in healed:
-        # ``_wound_text(wound, g)`` (issue 15, session 7: a call less per wound healed)
-        part = wound.body_part
-        grade = wound.grade
-        if part:
-            text = f"n° {wound.id} {grades.get(grade, grade)}{g.part_texts.get(part) or f' ({part})'}"
-        else:
-            text = f"n° {wound.id} {grades.get(grade, grade)}"
-        if not wound.crippled:
-            log.append(f"Blessure {text} guérie.")
+        if not wound.crippled:  # « Blessure n° 31 Légère (bras droit) guérie. », kept (issue 15, session 8)
+            key = (wound.id, wound.grade, wound.body_part)
+            line = lines.get(key)
+            log.append(healed_line(wound, key, g) if line is None else line)
             continue
-        line = f"Blessure {text} guérie"
-        where = _part_label(part, rs) or "Membre"
+        line = f"Blessure {_wound_text(wound, g)} guérie"
+        where = _part_label(wound.body_part, rs) or "Membre"
         sequel = f"{where} : {wound.handicap or rs.fatal.crippled_handicap}"
         if len(sequels) < MAX_SEQUELS:
             sequels = (*sequels, sequel[:MAX_SEQUEL])
@@ -803,6 +838,17 @@ def _say_healed(healed: list[Wound], sequels: tuple[str, ...], rs: SeveriteRules
     elif "healed" not in events:
         events.append("healed")
     return sequels
+
+
+def healed_line(wound: Wound, key: tuple[int, str, str | None], g: Grid) -> str:
+    """« Blessure n° 31 Légère (bras droit) guérie. »: the line of ``wound`` healing (not crippled), made and kept
+    in ``g.healed`` by ``key``, its (number, grade, zone)."""
+    line = f"Blessure {_wound_text(wound, g)} guérie."
+    lines = g.healed
+    if len(lines) >= _LINES_KEPT:
+        lines.clear()
+    lines[key] = line
+    return line
 
 
 def _lower_gauge(
@@ -903,6 +949,71 @@ def _lower(
         _WOUND_FIGURES.clear()
     highest = kept[-1].id if kept else 0
     _WOUND_FIGURES[id(kept)] = (kept, notches_before - (count - left), highest, ranks, (), ignored, True)
+    if healed:  # one copy of the sheet, with the sequels of crippled limbs if any
+        sequels = sheet.sequels
+        told = _say_healed(healed, sequels, rs, ctx)
+        if told is not sequels:
+            return evolve(sheet, wounds=kept, sequels=told), count - left
+    return evolve(sheet, wounds=kept), count - left
+
+
+def _heal_tail(
+    sheet: SeveriteSheet, found: Figures, count: int, rs: SeveriteRules, ctx: Context
+) -> tuple[SeveriteSheet, int] | None:
+    """The common heal's flat path (issue 15, session 8): ``_lower(sheet, found, count, rs, ctx, None, None, True)``
+    when the wounds it lowers are the last ones of the tuple (the latest wounds are most often the heaviest: a
+    heal after hits takes what they gave), ids rising (``found[6]``); None as soon as a wound to lower is not
+    there (the caller then takes ``_lower``, which gives the same for these). The wounds left are one slice of
+    the tuple (and the one lowered without being healed, the last taken), the healed ones the slice after it:
+    no per-wound bookkeeping, no bisection. A test holds it to ``_lower``."""
+    wounds = sheet.wounds
+    _, notches_before, _, ranks, added, ignored, _ = found
+    if added:  # ``_ranks_up``, inlined: a new list
+        ranks = ranks.copy()
+        for rank in added:
+            insort(ranks, rank)
+    end = len(ranks)  # one rank per wound: ``tail`` reaches 0 only with ``end``
+    tail = len(wounds)
+    left = count
+    lowered = None  # the last wound taken, when it keeps notches
+    while left > 0 and end:
+        rank = ranks[end - 1]
+        notches = rank // _RANK
+        if not notches:  # the wounds left hold no notch
+            break
+        if wounds[tail - 1].id != rank - notches * _RANK:  # not the tuple's last wound: ``_lower`` finds it
+            return None
+        end -= 1
+        tail -= 1
+        if notches > left:
+            lowered = evolve(wounds[tail], notches=notches - left)
+            left = 0
+        else:
+            left -= notches
+    if tail == len(wounds):  # nothing to lower
+        return sheet, 0
+    ranks = ranks[:end]
+    if lowered is None:
+        kept = wounds[:tail]
+        healed = wounds[tail:]
+    else:
+        kept = (*wounds[:tail], lowered)
+        healed = wounds[tail + 1 :]
+        insort(ranks, lowered.notches * _RANK + lowered.id)
+    for wound in healed:
+        ignored -= wound.ignored
+    # ``_remember_figures``, inlined (rising ids, still rising: the highest at the end)
+    if len(_WOUND_FIGURES) >= _FIGURES_KEPT:
+        _WOUND_FIGURES.clear()
+    _WOUND_FIGURES[id(kept)] = (
+        kept,
+        notches_before - (count - left),
+        kept[-1].id if kept else 0,
+        ranks,
+        (),
+        ignored,
+        True,
+    )
     if healed:  # one copy of the sheet, with the sequels of crippled limbs if any
         sequels = sheet.sequels
         told = _say_healed(healed, sequels, rs, ctx)

@@ -46,6 +46,7 @@ from rules.systems.severite.gauge import (
     _find_wound,
     _grade_label,
     _grown,
+    _heal_tail,
     _is_psychological,
     _lower,
     _lower_gauge,
@@ -812,13 +813,29 @@ def heal(sheet: SeveriteSheet, action: Heal, ctx: Context) -> SeveriteSheet:
         raise Refused(f"Retirer {total} crans n'a pas de sens.")
     found = _figures(sheet.wounds)
     before = found[1]  # ``trauma(sheet)``
-    sheet, removed = _lower(sheet, found, total, rs, ctx, None, None, True)
-    # ``plural(removed, 'cran')``, ``removed`` being 0 or more; ``ctx.say``.
-    ctx.log.append(
+    lowered = _heal_tail(sheet, found, total, rs, ctx) if found[6] else None  # the common heal's flat path
+    sheet, removed = _lower(sheet, found, total, rs, ctx, None, None, True) if lowered is None else lowered
+    line = _HEAL_LINES.get((before, removed))
+    ctx.log.append(_heal_line(before, removed) if line is None else line)  # ``ctx.say``
+    return sheet
+
+
+# « Soins surnaturels : 2 crans de Trauma retirés (31 → 29). » by (the gauge before, the notches removed) (issue 15,
+# session 8: made once, not formatted at each heal).
+_HEAL_LINES: dict[tuple[int, int], str] = {}
+
+
+def _heal_line(before: int, removed: int) -> str:
+    """``heal``'s line, made and kept in ``_HEAL_LINES``."""
+    # ``plural(removed, 'cran')``, ``removed`` being 0 or more
+    line = (
         f"Soins surnaturels : {removed} {'crans' if removed > 1 else 'cran'} de Trauma retirés"
         f" ({before} → {before - removed})."
     )
-    return sheet
+    if len(_HEAL_LINES) >= 4096:
+        _HEAL_LINES.clear()
+    _HEAL_LINES[before, removed] = line
+    return line
 
 
 def end_conflict(sheet: SeveriteSheet, action: EndConflict, ctx: Context) -> SeveriteSheet:

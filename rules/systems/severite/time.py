@@ -10,6 +10,7 @@ from rules.systems.severite.gauge import (
     _end_conflict,
     _heal_away,
     _name,
+    _turn_timer,
     condition_label,
     trauma,
     unknown,
@@ -19,15 +20,17 @@ from rules.systems.severite.sheet import SeveriteSheet, TurnTimer, Wound
 from rules.systems.severite.table import SeveriteRules
 
 
-def _pass_turns(sheet: SeveriteSheet, turns: int, rs: SeveriteRules, ctx: Context) -> SeveriteSheet:
-    """``turns`` ends of turn go by: turn-bound conditions count down and end."""
+def _pass_turns(sheet: SeveriteSheet, turns: int, rs: SeveriteRules, ctx: Context, clock: int) -> SeveriteSheet:
+    """``turns`` ends of turn go by: turn-bound conditions count down and end; the clock reads ``clock`` (issue 15,
+    session 8: one copy of the sheet for both)."""
     if turns <= 0 or not sheet.turn_timers:
-        return sheet
+        return evolve(sheet, clock=clock)
     kept: list[TurnTimer] = []
     ended: list[str] = []
     for timer in sheet.turn_timers:
         if timer.turns > turns:
-            kept.append(evolve(timer, turns=timer.turns - turns))
+            # ``evolve(timer, turns=…)``: the timers are built once and shared (issue 15, session 8)
+            kept.append(_turn_timer(timer.condition, timer.turns - turns))
         else:
             ended.append(timer.condition)
     if ended:
@@ -36,6 +39,7 @@ def _pass_turns(sheet: SeveriteSheet, turns: int, rs: SeveriteRules, ctx: Contex
         sheet,
         conditions=tuple(c for c in sheet.conditions if c not in ended),
         turn_timers=tuple(kept),
+        clock=clock,
     )
 
 
@@ -58,8 +62,7 @@ def rest(sheet: SeveriteSheet, action: LongRest, ctx: Context) -> SeveriteSheet:
             )
     if rules.ends_conflict:
         sheet = _end_conflict(sheet, rs, ctx, "Le repos met fin au Conflit")
-    sheet = _pass_turns(sheet, action.hours * hour // rs.time_units["turn"], rs, ctx)
-    sheet = evolve(sheet, clock=end)
+    sheet = _pass_turns(sheet, action.hours * hour // rs.time_units["turn"], rs, ctx, end)
     if action.interrupted:
         ctx.say(f"Repos interrompu : {plural(action.hours, 'heure')} sans bénéfice.")
         return sheet
@@ -102,11 +105,25 @@ def advance_time(sheet: SeveriteSheet, action: AdvanceTime, ctx: Context) -> Sev
         raise unknown("Unité de temps inconnue", unit, (rs.time_labels.get(k, k) for k in units))
     seconds = count * units[unit]
     label = rs.time_labels.get(unit, unit)
-    # ``ctx.say``, the line not secret (issue 15, session 7: a Python call less).
-    ctx.log.append(f"Le temps passe : {count} {label}{'s' if count > 1 else ''}.")
+    # ``ctx.say``, the line not secret (issue 15, session 7: a Python call less); kept (session 8).
+    line = _PASSING.get((count, label))
+    ctx.log.append(_passing(count, label) if line is None else line)
     if sheet.turn_timers:  # ``_pass_turns`` has nothing to count down without them
-        sheet = _pass_turns(sheet, seconds // units["turn"], rs, ctx)
+        return _pass_turns(sheet, seconds // units["turn"], rs, ctx, sheet.clock + seconds)
     return evolve(sheet, clock=sheet.clock + seconds)
+
+
+# « Le temps passe : 1 tour. » by (count, unit's label) (issue 15, session 8: made once, not formatted each time).
+_PASSING: dict[tuple[int, str], str] = {}
+
+
+def _passing(count: int, label: str) -> str:
+    """``advance_time``'s line, made and kept in ``_PASSING``."""
+    line = f"Le temps passe : {count} {label}{'s' if count > 1 else ''}."
+    if len(_PASSING) >= 1024:
+        _PASSING.clear()
+    _PASSING[count, label] = line
+    return line
 
 
 def start_turn(sheet: SeveriteSheet, action: StartTurn, ctx: Context) -> SeveriteSheet:
@@ -147,5 +164,4 @@ def end_round(sheet: SeveriteSheet, action: EndRound, ctx: Context) -> SeveriteS
     rs: SeveriteRules = ctx.ruleset
     seconds = rs.time_units["turn"]
     ctx.say(f"Fin du tour ({rs.time_labels.get('turn', 'tour')} de {seconds} s).")
-    sheet = _pass_turns(sheet, 1, rs, ctx)
-    return evolve(sheet, clock=sheet.clock + seconds)
+    return _pass_turns(sheet, 1, rs, ctx, sheet.clock + seconds)
