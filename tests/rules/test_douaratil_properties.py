@@ -173,7 +173,10 @@ def test_no_sequence_leaves_a_sheet_that_cannot_be_read_back() -> None:
 
     run()
     applied, refused = tally["applied"], tally["refused"]
-    assert applied >= 0.4 * (applied + refused), tally
+    # The share applied moves a lot between runs (whole sequences on a dead or spent sheet are refused
+    # together): 0.34 to 0.74 over 52 seeds of the « quick » profile (30 examples), ~0.6 at 200. A run of
+    # refusals stays far below a quarter; 0.4 failed once in 40 seeds by chance.
+    assert applied >= 0.25 * (applied + refused), tally
 
 
 @given(starts, st.lists(actions, max_size=10), st.integers(0, 2**32))
