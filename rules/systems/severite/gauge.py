@@ -944,17 +944,32 @@ def _lower(
             insort(ranks, still * _RANK + wound_id)
         begin = spot + 1
     kept += wounds[begin:]
-    # Rising ids (still rising: wounds only left) end with the highest. ``_remember_figures``, inlined.
+    # Rising ids (still rising: wounds only left) end with the highest.
+    return _healed_sheet(sheet, kept, healed, notches_before - (count - left), ranks, ignored, rs, ctx), count - left
+
+
+def _healed_sheet(
+    sheet: SeveriteSheet,
+    kept: tuple[Wound, ...],
+    healed: Sequence[Wound],
+    notches: int,
+    ranks: list[int],
+    ignored: int,
+    rs: SeveriteRules,
+    ctx: Context,
+) -> SeveriteSheet:
+    """The end of a heal on wounds whose ids rise (``_lower``, ``_heal_tail``): ``kept``'s figures remembered
+    (``_remember_figures``, inlined: the highest id is the last wound's), then one copy of the sheet with the
+    wounds ``kept``, ``healed`` told « guérie » and the sequels of crippled limbs added if any."""
     if len(_WOUND_FIGURES) >= _FIGURES_KEPT:
         _WOUND_FIGURES.clear()
-    highest = kept[-1].id if kept else 0
-    _WOUND_FIGURES[id(kept)] = (kept, notches_before - (count - left), highest, ranks, (), ignored, True)
-    if healed:  # one copy of the sheet, with the sequels of crippled limbs if any
+    _WOUND_FIGURES[id(kept)] = (kept, notches, kept[-1].id if kept else 0, ranks, (), ignored, True)
+    if healed:
         sequels = sheet.sequels
         told = _say_healed(healed, sequels, rs, ctx)
         if told is not sequels:
-            return evolve(sheet, wounds=kept, sequels=told), count - left
-    return evolve(sheet, wounds=kept), count - left
+            return evolve(sheet, wounds=kept, sequels=told)
+    return evolve(sheet, wounds=kept)
 
 
 def _heal_tail(
@@ -1002,24 +1017,7 @@ def _heal_tail(
         insort(ranks, lowered.notches * _RANK + lowered.id)
     for wound in healed:
         ignored -= wound.ignored
-    # ``_remember_figures``, inlined (rising ids, still rising: the highest at the end)
-    if len(_WOUND_FIGURES) >= _FIGURES_KEPT:
-        _WOUND_FIGURES.clear()
-    _WOUND_FIGURES[id(kept)] = (
-        kept,
-        notches_before - (count - left),
-        kept[-1].id if kept else 0,
-        ranks,
-        (),
-        ignored,
-        True,
-    )
-    if healed:  # one copy of the sheet, with the sequels of crippled limbs if any
-        sequels = sheet.sequels
-        told = _say_healed(healed, sequels, rs, ctx)
-        if told is not sequels:
-            return evolve(sheet, wounds=kept, sequels=told), count - left
-    return evolve(sheet, wounds=kept), count - left
+    return _healed_sheet(sheet, kept, healed, notches_before - (count - left), ranks, ignored, rs, ctx), count - left
 
 
 def _lower_gauge_unordered(
