@@ -83,12 +83,31 @@ S = TypeVar("S", bound=BaseModel)
 
 
 _new = object.__new__
-# The setters of a model's four slots, called directly (issue 15: ``evolve`` runs for every action;
-# ``object.__setattr__`` looks each slot up by name first).
+# The setters of a model's four slots, called directly (``object.__setattr__`` looks each slot up by name first);
+# ``_Blank`` stores them cheaper (issue 15, session 9).
 _set_dict = BaseModel.__dict__["__dict__"].__set__
 _set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
 _set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
 _set_private = BaseModel.__dict__["__pydantic_private__"].__set__
+
+
+class _Blank(BaseModel):
+    """What ``evolve``, ``with_values`` and ``construct`` make a model as, before it takes its own class.
+
+    Issue 15, session 9: every action copies its sheet (``evolve``), and a pydantic model's four slots
+    (``__dict__``, the fields set, extra, private) cannot be stored by plain assignments: ``BaseModel.__setattr__``
+    refuses (frozen models) and goes through Python. Their descriptors' setters, called from Python, cost ~740 CPU
+    instructions each (a call through a tuple of arguments). A ``_Blank`` has the very slots of every model of the
+    app (``BaseModel``'s, and the ``__weakref__`` its subclasses add) and the plain ``object.__setattr__``: its
+    stores are CPython's own (a slot store, a few instructions), then ``__class__`` is set to the model's class,
+    which CPython allows because the two lay their objects out alike (it refuses with a ``TypeError`` otherwise,
+    nothing half made). ~1,700 instructions less per copy. Never built nor validated (``defer_build``): no
+    field, no validator; ``tests/rules/test_model_copies.py`` holds what comes out to pydantic's own models."""
+
+    model_config = ConfigDict(defer_build=True)
+    # Both (they share one slot of the type): with only ``__setattr__``, CPython would call it through Python.
+    __setattr__ = object.__setattr__
+    __delattr__ = object.__delattr__
 
 
 _TEMPLATES: dict[type[BaseModel], tuple[dict[str, Any], frozenset[str]]] = {}
@@ -127,12 +146,13 @@ def construct(cls: type[S], **values: Any) -> S:
         missing = sorted(required - values.keys())
         unknown = sorted(values.keys() - cls.__pydantic_fields__.keys())
         raise AttributeError(f"{cls.__name__}: missing {missing}, unknown {unknown}")
-    new = _new(cls)
-    _set_dict(new, fields)
-    _set_fields_set(new, set(values))
-    _set_extra(new, None)
-    _set_private(new, None)
-    return new
+    new: Any = _new(_Blank)  # ``_Blank``'s plain stores, then the class (see ``_Blank``)
+    new.__dict__ = fields
+    new.__pydantic_fields_set__ = set(values)
+    new.__pydantic_extra__ = None
+    new.__pydantic_private__ = None
+    new.__class__ = cls
+    return new  # type: ignore[no-any-return]  # ``cls``, now
 
 
 def evolve(model: S, **changes: Any) -> S:
@@ -150,25 +170,27 @@ def evolve(model: S, **changes: Any) -> S:
         unknown = sorted(changes.keys() - cls.__pydantic_fields__.keys())
         raise AttributeError(f"{cls.__name__} has no field {unknown}")
     # ``with_values``'s body, not a call to it (issue 15: one Python call less per copy; ``type(model)``: no
-    # attribute lookup).
-    new = _new(cls)
-    _set_dict(new, values)
-    _set_fields_set(new, model.__pydantic_fields_set__)
-    _set_extra(new, None)
-    _set_private(new, None)
-    return new
+    # attribute lookup). ``_Blank``'s plain stores, then the class (issue 15, session 9: see ``_Blank``).
+    new: Any = _new(_Blank)
+    new.__dict__ = values
+    new.__pydantic_fields_set__ = model.__pydantic_fields_set__
+    new.__pydantic_extra__ = None
+    new.__pydantic_private__ = None
+    new.__class__ = cls
+    return new  # type: ignore[no-any-return]  # ``cls``, now
 
 
 def with_values(model: S, values: dict[str, Any]) -> S:
     """A copy of ``model`` holding ``values``: a dict of every field of ``model``, in its order, built by the
     caller (``evolve``'s last step, for a handler that already copied ``model.__dict__`` to read and change
     it: d20's ``_settle``, issue 15). Nothing is checked: the caller keeps the fields and the invariants."""
-    new = _new(type(model))
-    _set_dict(new, values)
-    _set_fields_set(new, model.__pydantic_fields_set__)
-    _set_extra(new, None)
-    _set_private(new, None)
-    return new
+    new: Any = _new(_Blank)  # see ``_Blank``
+    new.__dict__ = values
+    new.__pydantic_fields_set__ = model.__pydantic_fields_set__
+    new.__pydantic_extra__ = None
+    new.__pydantic_private__ = None
+    new.__class__ = type(model)
+    return new  # type: ignore[no-any-return]  # ``type(model)``, now
 
 
 _tuple_new = tuple.__new__

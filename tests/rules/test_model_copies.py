@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import copy
 import pickle
+import sys
 from typing import Any
 
 import pydantic
 import pytest
 
 import rules
+from rules import model
 from rules.model import construct, evolve, with_values
+from rules.systems.severite.sheet import Wound
 
 
 def _same(fast: Any, slow: Any) -> None:
@@ -73,3 +76,38 @@ def test_copies_refuse_names_the_model_lacks() -> None:
         construct(rules.model.ConditionTimer, condition="aveugle", nope=1)
     with pytest.raises(AttributeError, match="missing"):
         construct(rules.model.ConditionTimer, ends_at=1)
+
+
+def _python_calls(make: Any) -> list[str]:
+    """The Python functions that run while ``make()`` runs (``sys.setprofile``'s ``call`` events)."""
+    seen: list[str] = []
+
+    def profile(frame: Any, event: str, arg: Any) -> None:
+        if event == "call":
+            seen.append(frame.f_code.co_name)
+
+    sys.setprofile(profile)
+    try:
+        make()
+    finally:
+        sys.setprofile(None)
+    return seen
+
+
+def test_a_copy_stores_its_slots_without_a_python_call() -> None:
+    """Issue 15, session 9: ``evolve``, ``with_values`` and ``construct`` make the model as a ``_Blank`` (plain
+    slot stores) then give it its class. ``_Blank`` must keep ``object``'s two attribute hooks (they share one
+    slot of the type: with one of pydantic's left, every store would go through a Python call, dearer than before;
+    that happened once) and the very layout of the models (else ``__class__`` is refused)."""
+    assert model._Blank.__setattr__ is object.__setattr__ and model._Blank.__delattr__ is object.__delattr__
+    assert model._Blank.__basicsize__ == rules.model.Frozen.__basicsize__
+    sheet = rules.demo_sheet("severite")
+    wound = construct(Wound, id=1, grade="legere", notches=1)
+    assert _python_calls(lambda: evolve(sheet, clock=6)) == ["<lambda>", "evolve"]
+    assert _python_calls(lambda: with_values(sheet, dict(sheet.__dict__))) == ["<lambda>", "with_values"]
+    timer = rules.model.ConditionTimer
+    construct(timer, condition="aveugle")  # its template made once
+    assert _python_calls(lambda: construct(timer, condition="aveugle")) == ["<lambda>", "construct"]
+    assert type(evolve(wound, notches=2)) is type(wound)
+    # Not a model of the app: never built, no field.
+    assert not model._Blank.__dict__.get("__pydantic_complete__") and model._Blank.__pydantic_fields__ == {}
