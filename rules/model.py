@@ -108,6 +108,9 @@ class _Blank(BaseModel):
     # Both (they share one slot of the type): with only ``__setattr__``, CPython would call it through Python.
     __setattr__ = object.__setattr__
     __delattr__ = object.__delattr__
+    # ``_Blank()`` makes one without pydantic's ``__init__``: cheaper than ``object.__new__(_Blank)`` (no tuple of
+    # arguments made and sliced).
+    __init__ = object.__init__
 
 
 _TEMPLATES: dict[type[BaseModel], tuple[dict[str, Any], frozenset[str]]] = {}
@@ -146,7 +149,7 @@ def construct(cls: type[S], **values: Any) -> S:
         missing = sorted(required - values.keys())
         unknown = sorted(values.keys() - cls.__pydantic_fields__.keys())
         raise AttributeError(f"{cls.__name__}: missing {missing}, unknown {unknown}")
-    new: Any = _new(_Blank)  # ``_Blank``'s plain stores, then the class (see ``_Blank``)
+    new: Any = _Blank()  # ``_Blank``'s plain stores, then the class (see ``_Blank``)
     new.__dict__ = fields
     new.__pydantic_fields_set__ = set(values)
     new.__pydantic_extra__ = None
@@ -171,7 +174,7 @@ def evolve(model: S, **changes: Any) -> S:
         raise AttributeError(f"{cls.__name__} has no field {unknown}")
     # ``with_values``'s body, not a call to it (issue 15: one Python call less per copy; ``type(model)``: no
     # attribute lookup). ``_Blank``'s plain stores, then the class (issue 15, session 9: see ``_Blank``).
-    new: Any = _new(_Blank)
+    new: Any = _Blank()
     new.__dict__ = values
     new.__pydantic_fields_set__ = model.__pydantic_fields_set__
     new.__pydantic_extra__ = None
@@ -184,7 +187,7 @@ def with_values(model: S, values: dict[str, Any]) -> S:
     """A copy of ``model`` holding ``values``: a dict of every field of ``model``, in its order, built by the
     caller (``evolve``'s last step, for a handler that already copied ``model.__dict__`` to read and change
     it: d20's ``_settle``, issue 15). Nothing is checked: the caller keeps the fields and the invariants."""
-    new: Any = _new(_Blank)  # see ``_Blank``
+    new: Any = _Blank()  # see ``_Blank``
     new.__dict__ = values
     new.__pydantic_fields_set__ = model.__pydantic_fields_set__
     new.__pydantic_extra__ = None

@@ -100,6 +100,7 @@ def test_a_copy_stores_its_slots_without_a_python_call() -> None:
     slot of the type: with one of pydantic's left, every store would go through a Python call, dearer than before;
     that happened once) and the very layout of the models (else ``__class__`` is refused)."""
     assert model._Blank.__setattr__ is object.__setattr__ and model._Blank.__delattr__ is object.__delattr__
+    assert model._Blank.__init__ is object.__init__  # ``_Blank()`` runs no validation
     assert model._Blank.__basicsize__ == rules.model.Frozen.__basicsize__
     sheet = rules.demo_sheet("severite")
     wound = construct(Wound, id=1, grade="legere", notches=1)

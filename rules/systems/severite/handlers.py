@@ -811,7 +811,10 @@ def heal(sheet: SeveriteSheet, action: Heal, ctx: Context) -> SeveriteSheet:
         total = ctx.amount(total, "Crans retirés").total
     if total < 0:
         raise Refused(f"Retirer {total} crans n'a pas de sens.")
-    found = _figures(sheet.wounds)
+    wounds = sheet.wounds
+    found = _WOUND_FIGURES.get(id(wounds))  # ``_figures(wounds)``, the kept entry read here (issue 15, session 9)
+    if found is None or found[0] is not wounds:
+        found = _figures(wounds)
     before = found[1]  # ``trauma(sheet)``
     lowered = _heal_tail(sheet, found, total, rs, ctx) if found[6] else None  # the common heal's flat path
     sheet, removed = _lower(sheet, found, total, rs, ctx, None, None, True) if lowered is None else lowered
@@ -867,13 +870,29 @@ def set_condition(sheet: SeveriteSheet, action: SetCondition, ctx: Context) -> S
         if cid in sheet.conditions:
             ctx.log.append(f"{label} : déjà en place.")
             return sheet
-        ctx.log.append(f"État {label} ajouté.")
+        line = _ADDED.get(label)  # « État Tourmenté ajouté. », kept (issue 15, session 9)
+        ctx.log.append(_state_line(_ADDED, label, "ajouté") if line is None else line)
         return _put_condition(sheet, cid, rs)
     if cid not in sheet.conditions:
         ctx.log.append(f"{label} : n'était pas en place.")
         return sheet
-    ctx.log.append(f"État {label} retiré.")
+    line = _REMOVED.get(label)
+    ctx.log.append(_state_line(_REMOVED, label, "retiré") if line is None else line)
     return _drop_condition(sheet, cid)
+
+
+# ``set_condition``'s lines « État Tourmenté ajouté. » and « État Tourmenté retiré. » by the state's label.
+_ADDED: dict[str, str] = {}
+_REMOVED: dict[str, str] = {}
+
+
+def _state_line(lines: dict[str, str], label: str, done: str) -> str:
+    """« État {label} {done}. », made and kept in ``lines``."""
+    line = f"État {label} {done}."
+    if len(lines) >= 1024:
+        lines.clear()
+    lines[label] = line
+    return line
 
 
 def clear_conditions(sheet: SeveriteSheet, action: ClearConditions, ctx: Context) -> SeveriteSheet:

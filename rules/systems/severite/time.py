@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rules.actions import AdvanceTime, EndRound, LongRest, StartTurn
 from rules.errors import Refused
-from rules.model import Context, evolve, plural
+from rules.model import Context, evolve, plural, with_values
 from rules.systems.severite.gauge import (
     _alive,
     _end_conflict,
@@ -110,7 +110,10 @@ def advance_time(sheet: SeveriteSheet, action: AdvanceTime, ctx: Context) -> Sev
     ctx.log.append(_passing(count, label) if line is None else line)
     if sheet.turn_timers:  # ``_pass_turns`` has nothing to count down without them
         return _pass_turns(sheet, seconds // units["turn"], rs, ctx, sheet.clock + seconds)
-    return evolve(sheet, clock=sheet.clock + seconds)
+    # ``evolve(sheet, clock=sheet.clock + seconds)``, no keywords (issue 15, session 9: ~1,000 CPU instructions less)
+    values = sheet.__dict__.copy()
+    values["clock"] += seconds
+    return with_values(sheet, values)
 
 
 # « Le temps passe : 1 tour. » by (count, unit's label) (issue 15, session 8: made once, not formatted each time).
