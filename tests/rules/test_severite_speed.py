@@ -495,3 +495,17 @@ def test_a_failed_defi_is_told_as_its_event_each_time() -> None:
         )
         assert out.events == ("wound", "out_of_combat")
         assert out.sheet.conditions == ("hors_de_combat",)
+
+
+def test_care_after_many_hits_in_a_row_takes_the_heaviest_wound() -> None:
+    """« En fonction de son niveau de réussite, cette Action accordera le retrait de cran de Trauma. » Seventeen
+    wounds land one after the other, Grave and Légère in turn, then a Légère (at the 17th hit the ranks noted apart
+    are sorted in with the others, issue 15): three notches of care heal the latest Grave (n° 15), not the latest
+    wounds (n° 16 and 17, Légère), which stay."""
+    sheet = sheet_with()
+    for grade in (*("grave", "legere") * 8, "legere"):
+        sheet = rules.apply(sheet, InflictWound(grade=grade, tenacity_test=False)).sheet
+    assert [w.id for w in sheet.wounds] == list(range(1, 18))
+    out = heal(sheet, 3)
+    assert [w.id for w in out.sheet.wounds] == [*range(1, 15), 16, 17]
+    assert out.log[0].startswith("Blessure n° 15 ") and len(out.log) == 2
