@@ -387,7 +387,7 @@ def test_views_built_with_the_same_seed_roll_the_same(make_view: Any) -> None:
 
 def test_the_dying_panel_gets_its_style_sheet_once_in_its_column(qtbot: Any, monkeypatch: Any) -> None:
     """Issue 15: Qt re-polishes a widget with a style sheet of its own, and all its children, each time it
-    changes parent. The panel's frame is set once the panel is in its column (``DyingPanel.placed``), never
+    changes parent. The panel's frame is set once the panel is in its column (``DyingPanel.added_to_column``), never
     while it has no parent; a later change of state still changes it."""
     from ui.sheet.actions import DyingPanel, dying_style
 

@@ -278,10 +278,10 @@ class DyingPanel(QGroupBox):
             if name in vm.derived:
                 lines.append(vm.explain(name))
         self.status_box.setText("\n".join(line for line in lines if line))
-        if self.parentWidget() is not None:  # else when placed (``placed``)
+        if self.parentWidget() is not None:  # else when placed (``added_to_column``)
             self._show_frame()
 
-    def placed(self) -> None:
+    def added_to_column(self) -> None:
         """The frame's style sheet, once the panel has its parent: ``Column`` calls this right after adding
         the panel, before measuring it. Qt re-polishes a widget that has a style sheet of its own, with every
         child, each time it changes parent (``QWidgetPrivate::inheritStyle``): set while the panel had no

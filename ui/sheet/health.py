@@ -229,7 +229,7 @@ class QuickEntry(QWidget):
         layout.addWidget(self.amount)
         # The field's frame takes the mode's colour from one style sheet, set once (by its « mode » property),
         # once the field has its parent: Qt re-polishes a widget with a style sheet of its own each time it
-        # changes parent (see ``DyingPanel.placed``).
+        # changes parent (see ``DyingPanel.added_to_column``).
         self.amount.setStyleSheet(
             " ".join(
                 f'QLineEdit#quickAmount[mode="{mode}"] {{ border: 2px solid {colour}; border-radius: 3px; }}'

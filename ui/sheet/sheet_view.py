@@ -81,9 +81,9 @@ class Column(QScrollArea):
         layout.setContentsMargins(4, 4, 4, 4)
         for widget in widgets:
             layout.addWidget(widget)
-            placed = getattr(widget, "placed", None)
-            if placed is not None:  # a panel's own style sheet, set once it has its parent (``DyingPanel``)
-                placed()
+            added = getattr(widget, "added_to_column", None)
+            if added is not None:  # a panel's own style sheet, set once it has its parent (``DyingPanel``)
+                added()
         if stretch:
             layout.addStretch(1)
         self.setWidgetResizable(True)
