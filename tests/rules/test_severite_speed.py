@@ -607,3 +607,19 @@ def test_the_wounds_kept_for_the_common_hit_stay_few() -> None:
         sheet = sheet_with((n + 1, "benigne", 0))
         assert rules.apply(sheet, rules.Damage(amount=2), random.Random(0)).sheet.wounds[-1].id == n + 2
         assert len(row.wounds) <= gauge._WOUNDS_KEPT
+
+
+def test_a_zone_vitale_worth_nothing_under_a_house_table_is_not_told() -> None:
+    """« Une frappe portée sur une zone vitale peut se voir octroyer un Modificateur de plus. » A house table whose
+    Modificateur de zone vitale is 0: a strike on the torse asked with it adds nothing and says nothing of it, the
+    same dice as the shipped table's strike that adds its +1."""
+    rs = rules.ruleset("severite")
+    house = rs.model_copy(update={"power": rs.power.model_copy(update={"vital_zone_modifier": 0})})
+    sheet = rules.new_sheet("severite", name="Ysolde")
+    action = rules.Strike(margin=1, damage_type="tranchant", body_part="torse", vital_zone=True)
+    shipped = rules.apply(sheet, action, random.Random(5))
+    house_out = rules.apply(sheet, action, random.Random(5), rules_table=house)
+    die = shipped.rolls[0]
+    assert house_out.rolls[0] == die
+    assert shipped.log[0] == f"Puissance Percutante (différence 1) : {die.detail} +1 (zone vitale) = {die.total + 1}."
+    assert house_out.log[0] == f"Puissance Percutante (différence 1) : {die.detail} = {die.total}."
