@@ -623,3 +623,27 @@ def test_a_zone_vitale_worth_nothing_under_a_house_table_is_not_told() -> None:
     assert house_out.rolls[0] == die
     assert shipped.log[0] == f"Puissance Percutante (différence 1) : {die.detail} +1 (zone vitale) = {die.total + 1}."
     assert house_out.log[0] == f"Puissance Percutante (différence 1) : {die.detail} = {die.total}."
+
+
+def test_a_common_hits_sheet_is_what_with_values_makes() -> None:
+    """``_inflict`` makes the hit's sheet with ``with_values``'s body, not a call to it: the same object as
+    ``with_values`` would give (fields in order, fields set shared, no extra, no private, frozen), for a hit noted
+    calmly, one on a character spared the Défi, and one on a sheet whose fields set is its own."""
+    import pydantic
+
+    from rules.model import with_values
+
+    calm = rules.new_sheet("severite", name="Ysolde")
+    spared = calm.model_copy(update={"conditions": ("hors_de_combat",)})
+    for sheet in (calm, spared, sheet_with((1, "legere", 1), (2, "legere", 1), (3, "legere", 1))):
+        out = rules.apply(sheet, rules.Damage(amount=3, body_part="bras_droit"), random.Random(0))
+        new = out.sheet
+        assert not any(line.startswith("Défi") for line in out.log)  # the common hit's own copy
+        made = with_values(sheet, {**sheet.__dict__, "wounds": new.wounds})
+        assert type(new) is type(made)
+        assert list(new.__dict__.items()) == list(made.__dict__.items())
+        assert new.__pydantic_fields_set__ is sheet.__pydantic_fields_set__ is made.__pydantic_fields_set__
+        assert new.__pydantic_extra__ is None and new.__pydantic_private__ is None
+        assert new == made and new.model_dump_json() == made.model_dump_json() and repr(new) == repr(made)
+        with pytest.raises(pydantic.ValidationError, match="frozen"):
+            new.name = "x"

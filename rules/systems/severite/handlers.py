@@ -10,11 +10,15 @@ from rules.dice import Plan, Roll, roll_of
 from rules.errors import Refused
 from rules.model import (
     Context,
+    _new,
+    _set_dict,
+    _set_extra,
+    _set_fields_set,
+    _set_private,
     evolve,
     fmt_int,
     plural,
     signed,
-    with_values,
 )
 from rules.systems.severite.actions import (
     DiagnoseWound,
@@ -223,7 +227,11 @@ def _defi(
     key = (*_tenacity_roll(sheet, rs, ctx, g, psychological, wounds), opposition, against)
     line, result, event = g.defis.get(key) or defi_outcome(key, rs, g)
     ctx.log.append(line)  # ``ctx.say``, the line not secret
-    ctx.event(event)
+    events = ctx.events  # ``ctx.event(event)`` (issue 15, session 9: a call less per Défi)
+    if not events:
+        ctx.events = [event]
+    elif event not in events:
+        events.append(event)
     if result is None:
         return _put_condition(sheet, rs.tenacity.failure_condition, rs, wounds)
     wound_id = None
@@ -483,7 +491,7 @@ def _inflict(
     # ``_grown(found, wound, notches)``: the new wound's rank noted apart from the ranks kept sorted (gauge.py's
     # figures, lane « severite-common »), sorted in past 16 of them.
     notches = row.notches
-    added = (*added, notches * _RANK + wound_id)
+    added = added + (notches * _RANK + wound_id,)  # noqa: RUF005 (one tuple made, as ``wounds`` below)
     if len(added) > 16:
         order = _ranks_up(order, added)
         added = ()
@@ -510,16 +518,24 @@ def _inflict(
     else:
         # ``_tenacity``'s steps for a living character: a state that spares the Défi, else the Défi.
         conditions = sheet.conditions
-        if not conditions or g.skipped.isdisjoint(conditions):
+        # ``g.spared`` holds lines only for states that spare the Défi: found there, no set looked through.
+        spared = g.spared.get(conditions) if conditions else None
+        if spared is None and (not conditions or g.skipped.isdisjoint(conditions)):
             opposition, against = needed
             return _defi(sheet, rs, ctx, g, opposition, against, damage_type in g.psychological, wounds)
         name = sheet.name
-        spared = g.spared.get(conditions)
         log.append((spared.get(name) if spared else None) or spared_line(conditions, name, rs, g))
-    # The new sheet: ``evolve(sheet, wounds=wounds)`` without its checks (``wounds`` is a field).
+    # The new sheet: ``evolve(sheet, wounds=wounds)`` without its checks (``wounds`` is a field), as
+    # ``with_values(sheet, fields)`` makes it: its body, not a call (issue 15, session 9: a Python call less per hit;
+    # ``test_a_common_hits_sheet_is_what_with_values_makes`` holds it to ``with_values``).
     fields = sheet.__dict__.copy()
     fields["wounds"] = wounds
-    return with_values(sheet, fields)
+    new = _new(sheet.__class__)
+    _set_dict(new, fields)
+    _set_fields_set(new, sheet.__pydantic_fields_set__)
+    _set_extra(new, None)
+    _set_private(new, None)
+    return new
 
 
 # --------------------------------------------------------------------------------------------------
@@ -657,7 +673,7 @@ def damage(sheet: SeveriteSheet, action: Damage, ctx: Context) -> SeveriteSheet:
         if given.__class__ is int:  # a number given as such: what ``ctx.amount`` gives for it, nothing said
             severity = given
         else:
-            amount = ctx.amount(given, "Sévérité", minimum=None)
+            amount = ctx.amount(given, "Sévérité", None)  # ``minimum=None``, by place (issue 15: no keyword parsed)
             if not amount.given:  # ``ctx.say``, the line not secret (issue 15, session 7: a call less)
                 ctx.log.append(f"Sévérité : {amount.detail}.")
             severity = amount.total
