@@ -14,7 +14,7 @@ import pytest
 
 import rules
 from rules import table as rtable
-from rules.systems.severite import InflictWound, SupernaturalHealing
+from rules.systems.severite import InflictWound, SupernaturalHealing, TenacityTest
 
 
 def sheet_with(*wounds: tuple[int, str, int]) -> Any:
@@ -647,3 +647,39 @@ def test_a_common_hits_sheet_is_what_with_values_makes() -> None:
         assert new == made and new.model_dump_json() == made.model_dump_json() and repr(new) == repr(made)
         with pytest.raises(pydantic.ValidationError, match="frozen"):
             new.name = "x"
+
+
+def test_a_defi_asked_alone_is_told_as_its_event() -> None:
+    """« Même en dehors d’un combat, le Meneur de Jeu peut demander à un joueur de faire un Défi de Ténacité lorsqu’un
+    personnage au travers d’une action prend le risque d’empirer son état. » A Défi asked alone (no wound before
+    it, so no event yet): its outcome carries its event, failed or not."""
+    sheet = rules.new_sheet("severite", name="Ysolde", physique=0)
+    failed = rules.apply(sheet, TenacityTest(opposition=8, rolls=(1,)), random.Random(0))
+    assert failed.events == ("out_of_combat",)
+    passed = rules.apply(sheet, TenacityTest(opposition=8, rolls=(9,)), random.Random(0))
+    assert passed.events == ("tenacity_tourmentee",)
+
+
+def test_a_common_hit_on_a_character_out_of_the_fight_rolls_no_defi_the_first_time() -> None:
+    """« Si le Défi est échoué, vous êtes hors combat, ce qui veut dire que vous serez incapable d’agir jusqu’à la fin
+    du Conflit. » A hit past the gauge on a character already out of the fight, under a table never used before
+    (nothing kept yet): no Défi, the line that says why; the same again once the line is kept."""
+    rs = rules.ruleset("severite")
+    sheet = sheet_with(*((i, "legere", 1) for i in range(1, 21))).model_copy(update={"conditions": ("hors_de_combat",)})
+    line = "Pas de Défi de Ténacité pour Ysolde, déjà dans l'état : Hors combat."
+    house = rs.model_copy()
+    for _ in range(2):
+        out = rules.apply(sheet, rules.Damage(amount=3, body_part="bras_droit"), random.Random(0), rules_table=house)
+        assert out.log[-1] == line and out.rolls == ()
+        assert out.sheet.conditions == ("hors_de_combat",)
+
+
+def test_a_hit_rolled_below_zero_leaves_no_wound() -> None:
+    """« Si le résultat est négatif, cela signifie que l’attaque n’a pas causé suffisamment de dommages pour créer une
+    Blessure. » A Sévérité typed as dice that rolls below 0 is kept below 0 (not raised to 0, a Bénigne wound)."""
+    sheet = rules.new_sheet("severite", name="Ysolde")
+    out = rules.apply(sheet, rules.Damage(amount="1d4-5"), random.Random(0))
+    total = out.rolls[0].total
+    assert total < 0
+    assert out.log[-1] == f"Sévérité −{-total} : pas assez de dommages pour créer une Blessure."
+    assert out.sheet.wounds == () and out.events == ("no_wound",)
