@@ -14,7 +14,7 @@ import pytest
 
 import rules
 from rules import table as rtable
-from rules.systems.severite import InflictWound, SupernaturalHealing
+from rules.systems.severite import InflictWound, SupernaturalHealing, TenacityTest
 
 
 def sheet_with(*wounds: tuple[int, str, int]) -> Any:
@@ -509,3 +509,191 @@ def test_care_after_many_hits_in_a_row_takes_the_heaviest_wound() -> None:
     out = heal(sheet, 3)
     assert [w.id for w in out.sheet.wounds] == [*range(1, 15), 16, 17]
     assert out.log[0].startswith("Blessure n° 15 ") and len(out.log) == 2
+
+
+# Session 9: a strike's three lines kept by its rolls and what it adds; the common hit's new wound kept by its values.
+
+BRIGANDINE = {
+    "name": "Brigandine",
+    "body_parts": ["torse"],
+    "protections": [{"damage_type": "tranchant", "modifier": 2}],
+}
+
+
+def strike_outcomes(fresh: bool) -> list[Any]:
+    """Strikes of every margin band, with and without the Modificateur de dégâts and the zone vitale, on a covered
+    zone, a bare vital zone and a bare limb, each from the same dice (``fresh``: the kept lines and wounds dropped
+    before each)."""
+    from rules.systems.severite import gauge
+
+    rs = rules.ruleset("severite")
+    g = gauge.grid(rs)
+    found = []
+    for seed in range(4):
+        for margin in (0, 1, 3, 5, 7, 10, 14):
+            for modifier in (0, 2):
+                for part, vital in (("torse", False), ("torse", True), ("abdomen", True), ("bras_gauche", False)):
+                    for equipment in ([], [BRIGANDINE]):
+                        if fresh:
+                            g.strikes.clear()
+                            for row in g.rows.values():
+                                row.wounds.clear()
+                        sheet = rules.new_sheet("severite", name="Ysolde", equipment=equipment)
+                        action = rules.Strike(
+                            margin=margin,
+                            damage_type="tranchant",
+                            body_part=part,
+                            damage_modifier=modifier,
+                            vital_zone=vital,
+                            note="n" if seed % 2 else "",
+                        )
+                        out = rules.apply(sheet, action, random.Random(seed))
+                        found.append((out.log, out.rolls, out.events, out.sheet.model_dump_json()))
+    return found
+
+
+def test_a_strikes_lines_kept_are_the_lines_it_makes() -> None:
+    """« Le jet de Puissance comprend systématiquement un D4 auquel peut s’ajouter le Modificateur de dégâts et/ou
+    d’Efficacité. » « Elle se définit sous la forme d’un jet de un D4 auquel s’ajoute un Modificateur de
+    protection. » The same dice on strikes that differ only in their margin, Modificateur de dégâts, zone vitale,
+    zone or protection: with the lines and wounds kept from the strikes before, each strike tells and leaves what it
+    does with nothing kept."""
+    kept = strike_outcomes(fresh=False)
+    assert kept == strike_outcomes(fresh=True)
+    logs = {out[0] for out in kept}
+    assert len(logs) > 200  # the strikes differ in their lines
+    assert any("+2 (mod. de dégâts)" in line for log in logs for line in log)
+    assert any("+ 2 (Brigandine, tranchant)" in line for log in logs for line in log)
+
+
+def test_a_molle_strike_says_what_it_leaves_out_whatever_was_kept() -> None:
+    """« Une Puissance Molle n’apporte aucun ajout en dehors du D4. » « Une frappe portée sur une zone vitale peut se
+    voir octroyer un Modificateur de plus. » The same D4s for a Percutante strike with both modifiers, then a Molle
+    one: the Molle strike adds nothing and says so."""
+    action = {"damage_type": "tranchant", "body_part": "torse", "damage_modifier": 1, "vital_zone": True}
+    sheet = rules.new_sheet("severite", name="Ysolde")
+    hard = rules.apply(sheet, rules.Strike(margin=1, **action), random.Random(2)).log[0]
+    soft = rules.apply(sheet, rules.Strike(margin=0, **action), random.Random(2)).log[0]
+    assert (
+        hard.startswith("Puissance Percutante (différence 1) : 1d4 = ")
+        and "+1 (mod. de dégâts) +1 (zone vitale)" in hard
+    )
+    assert soft.startswith("Puissance Molle (différence 0) : 1d4 = ")
+    assert soft.endswith(" (aucun ajout en dehors du dé : ni Modificateur de dégâts, ni de zone vitale) = " + soft[-2:])
+
+
+def test_each_common_hit_leaves_a_wound_of_its_own_values() -> None:
+    """« Quand la valeur de Sévérité  est supérieure ou égale à 0, une Blessure a été infligée. » Hits of one wound
+    number that differ in their Sévérité, zone, damage type or note (the wound is kept by these values): each
+    leaves a wound holding its own, as validation would make it, its fields set those given."""
+    given = {"id", "grade", "notches", "severity", "body_part", "damage_type", "psychological", "handicap",
+             "handicap_penalty", "crippled", "note"}  # fmt: skip
+    for start in (rules.new_sheet("severite", name="Ysolde"), sheet_with((1, "legere", 1))):
+        for severity in (2, 3, 4, 6, 99):
+            for part in (None, "bras_droit", "torse"):
+                for kind in (None, "tranchant", "psychique"):
+                    action = rules.Damage(amount=severity, body_part=part, damage_type=kind)
+                    wound = rules.apply(start, action, random.Random(0)).sheet.wounds[-1]
+                    expected = rules.new_sheet("severite", wounds=[wound.model_dump(exclude_defaults=True)]).wounds[0]
+                    assert wound == expected
+                    assert wound.model_fields_set == given
+                    assert (wound.id, wound.severity, wound.body_part, wound.damage_type) == (
+                        len(start.wounds) + 1,
+                        min(severity, 1000),
+                        part,
+                        kind,
+                    )
+                    assert wound.psychological == (kind == "psychique")
+        for note in ("", "n", ""):
+            action = rules.Strike(
+                margin=3, damage_type="tranchant", body_part="bras_droit", damage_modifier=4, note=note
+            )
+            assert rules.apply(start, action, random.Random(0)).sheet.wounds[-1].note == note
+
+
+def test_the_wounds_kept_for_the_common_hit_stay_few() -> None:
+    """The new wounds kept per grade (one object for the same values) start again past ``_WOUNDS_KEPT``: 600 hits
+    of different numbers keep no more, and each hit still leaves its own number."""
+    from rules.systems.severite import gauge
+
+    row = gauge.grid(rules.ruleset("severite")).rows["legere"]
+    for n in range(600):
+        sheet = sheet_with((n + 1, "benigne", 0))
+        assert rules.apply(sheet, rules.Damage(amount=2), random.Random(0)).sheet.wounds[-1].id == n + 2
+        assert len(row.wounds) <= gauge._WOUNDS_KEPT
+
+
+def test_a_zone_vitale_worth_nothing_under_a_house_table_is_not_told() -> None:
+    """« Une frappe portée sur une zone vitale peut se voir octroyer un Modificateur de plus. » A house table whose
+    Modificateur de zone vitale is 0: a strike on the torse asked with it adds nothing and says nothing of it, the
+    same dice as the shipped table's strike that adds its +1."""
+    rs = rules.ruleset("severite")
+    house = rs.model_copy(update={"power": rs.power.model_copy(update={"vital_zone_modifier": 0})})
+    sheet = rules.new_sheet("severite", name="Ysolde")
+    action = rules.Strike(margin=1, damage_type="tranchant", body_part="torse", vital_zone=True)
+    shipped = rules.apply(sheet, action, random.Random(5))
+    house_out = rules.apply(sheet, action, random.Random(5), rules_table=house)
+    die = shipped.rolls[0]
+    assert house_out.rolls[0] == die
+    assert shipped.log[0] == f"Puissance Percutante (différence 1) : {die.detail} +1 (zone vitale) = {die.total + 1}."
+    assert house_out.log[0] == f"Puissance Percutante (différence 1) : {die.detail} = {die.total}."
+
+
+def test_a_common_hits_sheet_is_what_with_values_makes() -> None:
+    """``_inflict`` makes the hit's sheet with ``with_values``'s body, not a call to it: the same object as
+    ``with_values`` would give (fields in order, fields set shared, no extra, no private, frozen), for a hit noted
+    calmly, one on a character spared the Défi, and one on a sheet whose fields set is its own."""
+    import pydantic
+
+    from rules.model import with_values
+
+    calm = rules.new_sheet("severite", name="Ysolde")
+    spared = calm.model_copy(update={"conditions": ("hors_de_combat",)})
+    for sheet in (calm, spared, sheet_with((1, "legere", 1), (2, "legere", 1), (3, "legere", 1))):
+        out = rules.apply(sheet, rules.Damage(amount=3, body_part="bras_droit"), random.Random(0))
+        new = out.sheet
+        assert not any(line.startswith("Défi") for line in out.log)  # the common hit's own copy
+        made = with_values(sheet, {**sheet.__dict__, "wounds": new.wounds})
+        assert type(new) is type(made)
+        assert list(new.__dict__.items()) == list(made.__dict__.items())
+        assert new.__pydantic_fields_set__ is sheet.__pydantic_fields_set__ is made.__pydantic_fields_set__
+        assert new.__pydantic_extra__ is None and new.__pydantic_private__ is None
+        assert new == made and new.model_dump_json() == made.model_dump_json() and repr(new) == repr(made)
+        with pytest.raises(pydantic.ValidationError, match="frozen"):
+            new.name = "x"
+
+
+def test_a_defi_asked_alone_is_told_as_its_event() -> None:
+    """« Même en dehors d’un combat, le Meneur de Jeu peut demander à un joueur de faire un Défi de Ténacité lorsqu’un
+    personnage au travers d’une action prend le risque d’empirer son état. » A Défi asked alone (no wound before
+    it, so no event yet): its outcome carries its event, failed or not."""
+    sheet = rules.new_sheet("severite", name="Ysolde", physique=0)
+    failed = rules.apply(sheet, TenacityTest(opposition=8, rolls=(1,)), random.Random(0))
+    assert failed.events == ("out_of_combat",)
+    passed = rules.apply(sheet, TenacityTest(opposition=8, rolls=(9,)), random.Random(0))
+    assert passed.events == ("tenacity_tourmentee",)
+
+
+def test_a_common_hit_on_a_character_out_of_the_fight_rolls_no_defi_the_first_time() -> None:
+    """« Si le Défi est échoué, vous êtes hors combat, ce qui veut dire que vous serez incapable d’agir jusqu’à la fin
+    du Conflit. » A hit past the gauge on a character already out of the fight, under a table never used before
+    (nothing kept yet): no Défi, the line that says why; the same again once the line is kept."""
+    rs = rules.ruleset("severite")
+    sheet = sheet_with(*((i, "legere", 1) for i in range(1, 21))).model_copy(update={"conditions": ("hors_de_combat",)})
+    line = "Pas de Défi de Ténacité pour Ysolde, déjà dans l'état : Hors combat."
+    house = rs.model_copy()
+    for _ in range(2):
+        out = rules.apply(sheet, rules.Damage(amount=3, body_part="bras_droit"), random.Random(0), rules_table=house)
+        assert out.log[-1] == line and out.rolls == ()
+        assert out.sheet.conditions == ("hors_de_combat",)
+
+
+def test_a_hit_rolled_below_zero_leaves_no_wound() -> None:
+    """« Si le résultat est négatif, cela signifie que l’attaque n’a pas causé suffisamment de dommages pour créer une
+    Blessure. » A Sévérité typed as dice that rolls below 0 is kept below 0 (not raised to 0, a Bénigne wound)."""
+    sheet = rules.new_sheet("severite", name="Ysolde")
+    out = rules.apply(sheet, rules.Damage(amount="1d4-5"), random.Random(0))
+    total = out.rolls[0].total
+    assert total < 0
+    assert out.log[-1] == f"Sévérité −{-total} : pas assez de dommages pour créer une Blessure."
+    assert out.sheet.wounds == () and out.events == ("no_wound",)

@@ -232,6 +232,7 @@ class Grid:
         "skipped",
         "skipping",
         "spared",
+        "strikes",
         "texts",
         "tiers",
         "vital",
@@ -278,6 +279,8 @@ class Grid:
         self.resistance_die = _one_die(rs.resistance.die)
         # A Défi's journal line, its result (None: failed) and its event, by what they depend on (``handlers.defi``).
         self.defis: dict[tuple[Any, ...], tuple[str, TenacityResult | None, str]] = {}
+        # A strike's three journal lines and its Sévérité, by its rolls and what it adds (``handlers.strike_lines``).
+        self.strikes: dict[tuple[Any, ...], tuple[tuple[str, ...], int]] = {}
         # The states of a sheet's ``conditions`` that spare it the Défi, as the journal lists them (None: none), by
         # the sheet's conditions (``handlers._tenacity``).
         self.skipping: dict[tuple[str, ...], str | None] = {}
@@ -300,7 +303,7 @@ def _one_die(sides: int) -> Plan:
 class GradeRow:
     """A grade of Blessure as a hit reads it, worked out once per table (issue 15, session 7: the common hit reads
     one row instead of the grade's model, its labels and the table's texts one by one): the grade's values, the
-    journal's lines by zone and gauge count, the wound's fields by zone and damage type, and the Défi it calls for
+    journal's lines by zone and gauge count, the new wounds of its hits, and the Défi it calls for
     by gauge count. The memos are bounded (``_LINES_KEPT`` entries each)."""
 
     __slots__ = (
@@ -316,8 +319,8 @@ class GradeRow:
         "needed",
         "notches",
         "plain",
-        "shapes",
         "test",
+        "wounds",
     )
 
     def __init__(self, gid: str, grade: WoundGrade, g: Grid) -> None:
@@ -349,9 +352,9 @@ class GradeRow:
         self.lines: dict[str | None, dict[int, str]] = {part: {} for part in self.heads}
         # « Pas de Défi de Ténacité (palier 1 : aucun test). », by the gauge's count before the wound (``calm_line``).
         self.calm: dict[int, str] = {}
-        # A new wound's fields but its number and Sévérité (``new_wound``'s, no Handicap, no note), by (zone,
-        # damage type): copied for each hit (``shape``).
-        self.shapes: dict[tuple[str | None, str | None], dict[str, object]] = {}
+        # The new wounds of the common hit (``new_wound``'s, no Handicap), by (zone, damage type, number, Sévérité,
+        # note): one immutable ``Wound`` for the same values (``hit_wound``).
+        self.wounds: dict[tuple[str | None, str | None, int, int, str], Wound] = {}
         # ``_test_needed``'s answers by the gauge's count before the wound (after it: that count + ``notches``).
         self.needed: dict[int, tuple[int, str] | None] = {}
 
@@ -383,18 +386,35 @@ def calm_line(row: GradeRow, before: int, g: Grid) -> str:
     return line
 
 
-def shape(row: GradeRow, body_part: str | None, damage_type: str | None, g: Grid) -> dict[str, object]:
-    """``row``'s new wound's fields on ``body_part`` from ``damage_type`` (``GradeRow.shapes``), made and kept."""
-    shapes = row.shapes
-    if len(shapes) >= _LINES_KEPT:
-        shapes.clear()
-    values = shapes[body_part, damage_type] = _NEW_WOUND.copy()
+# How many new wounds each ``GradeRow`` keeps (then it starts again). A kept wound outlives the sheets that held
+# it: a few hundred keep the collector quiet (``_FIGURES_KEPT``).
+_WOUNDS_KEPT = 256
+
+
+def hit_wound(row: GradeRow, key: tuple[str | None, str | None, int, int, str], g: Grid) -> Wound:
+    """The new wound of a common hit of ``row`` (``new_wound(…)`` of this grade, no Handicap, not crippled), for
+    ``key``: (zone, damage type, number, Sévérité held to ``MAX_SEVERITY``, note); made and kept in ``row.wounds``.
+
+    Issue 15, session 9: a wound model made cost ~5,400 CPU instructions, a third of the common hit. A ``Wound``
+    is immutable and holds nothing of the sheet but its values: the same hit again (a wound numbered as one that
+    healed, a GM's like creatures hit alike, a hit undone and done again) takes the same object, as the copies of a
+    sheet share their wounds."""
+    body_part, damage_type, wound_id, severity, note = key
+    values = _NEW_WOUND.copy()
+    values["id"] = wound_id
     values["grade"] = row.id
     values["notches"] = row.notches
+    values["severity"] = severity
     values["body_part"] = body_part
     values["damage_type"] = damage_type
     values["psychological"] = damage_type in g.psychological
-    return values
+    values["note"] = note
+    wound = wound_of(values)
+    made = row.wounds
+    if len(made) >= _WOUNDS_KEPT:
+        made.clear()
+    made[key] = wound
+    return wound
 
 
 def skipping_labels(conditions: tuple[str, ...], rs: SeveriteRules, g: Grid) -> str | None:
@@ -682,14 +702,15 @@ def _put_condition(
         else:  # ``_turn_timer(cid, rule.turns)``, the timer looked up first (issue 15, session 7: a call less)
             timer = _TURN_TIMERS.get((cid, rule.turns))
             timers = (timer if timer is not None else _turn_timer(cid, rule.turns),)
-    # ``evolve(sheet, conditions=…, turn_timers=…)`` (and ``wounds=``): the fields copied here, no keywords (issue 15,
-    # session 9: ~1,000 CPU instructions less a state put).
-    values = sheet.__dict__.copy()
-    values["conditions"] = conditions
-    values["turn_timers"] = timers
+    # ``evolve(sheet, conditions=conditions, turn_timers=timers[, wounds=wounds])``: the fields copied and set
+    # (issue 15, session 9: no keyword dict, the sheet's dict cloned rather than merged; ~2,000 CPU instructions
+    # less per state put, a failed Défi's among them).
+    fields = sheet.__dict__.copy()
+    fields["conditions"] = conditions
+    fields["turn_timers"] = timers
     if wounds is not None:
-        values["wounds"] = wounds
-    return with_values(sheet, values)
+        fields["wounds"] = wounds
+    return with_values(sheet, fields)
 
 
 # A sheet's states with one more, by (its states, the state put) (issue 15, session 8: a set built and sorted at

@@ -10,11 +10,15 @@ from rules.dice import Plan, Roll, roll_of
 from rules.errors import Refused
 from rules.model import (
     Context,
+    _new,
+    _set_dict,
+    _set_extra,
+    _set_fields_set,
+    _set_private,
     evolve,
     fmt_int,
     plural,
     signed,
-    with_values,
 )
 from rules.systems.severite.actions import (
     DiagnoseWound,
@@ -59,9 +63,9 @@ from rules.systems.severite.gauge import (
     condition_label,
     grid,
     grid_text,
+    hit_wound,
     new_wound,
     power_grade,
-    shape,
     shield,
     skipping_labels,
     spared_line,
@@ -73,10 +77,9 @@ from rules.systems.severite.gauge import (
     wound_grade,
     wound_label,
     wound_line,
-    wound_of,
 )
 from rules.systems.severite.sheet import MAX_NOTCHES, MAX_SEVERITY, MAX_WOUND_ID, MAX_WOUNDS, SeveriteSheet, Wound
-from rules.systems.severite.table import SeveriteRules, TenacityResult, WoundGrade
+from rules.systems.severite.table import PowerGrade, PowerRules, SeveriteRules, TenacityResult, WoundGrade
 
 # What ``damage`` walks for one hit (``range(1)`` without the object made).
 _ONE_HIT = (None,)
@@ -224,7 +227,11 @@ def _defi(
     key = (*_tenacity_roll(sheet, rs, ctx, g, psychological, wounds), opposition, against)
     line, result, event = g.defis.get(key) or defi_outcome(key, rs, g)
     ctx.log.append(line)  # ``ctx.say``, the line not secret
-    ctx.event(event)
+    events = ctx.events  # ``ctx.event(event)`` (issue 15, session 9: a call less per Défi)
+    if not events:
+        ctx.events = [event]
+    elif event not in events:
+        events.append(event)
     if result is None:
         return _put_condition(sheet, rs.tenacity.failure_condition, rs, wounds)
     wound_id = None
@@ -476,18 +483,15 @@ def _inflict(
     wound_id += 1
     if wound_id > MAX_WOUND_ID:
         raise Refused("Numéros de blessure épuisés : renumérotez les blessures de la fiche.")
-    # ``new_wound(…)`` of this grade, zone and type, no Handicap: a copy of the row's fields, two or three set.
-    values = row.shapes.get((body_part, damage_type)) or shape(row, body_part, damage_type, g)
-    values = values.copy()
-    values["id"] = wound_id
-    values["severity"] = severity if severity < MAX_SEVERITY else MAX_SEVERITY
-    if note:
-        values["note"] = note
-    wound = wound_of(values)
+    # ``new_wound(…)`` of this grade, zone and type, no Handicap: made once for these values (``hit_wound``).
+    key = (body_part, damage_type, wound_id, severity if severity < MAX_SEVERITY else MAX_SEVERITY, note)
+    wound = row.wounds.get(key)
+    if wound is None:
+        wound = hit_wound(row, key, g)
     # ``_grown(found, wound, notches)``: the new wound's rank noted apart from the ranks kept sorted (gauge.py's
     # figures, lane « severite-common »), sorted in past 16 of them.
     notches = row.notches
-    added = (*added, notches * _RANK + wound_id)
+    added = added + (notches * _RANK + wound_id,)  # noqa: RUF005 (one tuple made, as ``wounds`` below)
     if len(added) > 16:
         order = _ranks_up(order, added)
         added = ()
@@ -514,16 +518,24 @@ def _inflict(
     else:
         # ``_tenacity``'s steps for a living character: a state that spares the Défi, else the Défi.
         conditions = sheet.conditions
-        if not conditions or g.skipped.isdisjoint(conditions):
+        # ``g.spared`` holds lines only for states that spare the Défi: found there, no set looked through.
+        spared = g.spared.get(conditions) if conditions else None
+        if spared is None and (not conditions or g.skipped.isdisjoint(conditions)):
             opposition, against = needed
             return _defi(sheet, rs, ctx, g, opposition, against, damage_type in g.psychological, wounds)
         name = sheet.name
-        spared = g.spared.get(conditions)
         log.append((spared.get(name) if spared else None) or spared_line(conditions, name, rs, g))
-    # The new sheet: ``evolve(sheet, wounds=wounds)`` without its checks (``wounds`` is a field).
+    # The new sheet: ``evolve(sheet, wounds=wounds)`` without its checks (``wounds`` is a field), as
+    # ``with_values(sheet, fields)`` makes it: its body, not a call (issue 15, session 9: a Python call less per hit;
+    # ``test_a_common_hits_sheet_is_what_with_values_makes`` holds it to ``with_values``).
     fields = sheet.__dict__.copy()
     fields["wounds"] = wounds
-    return with_values(sheet, fields)
+    new = _new(sheet.__class__)
+    _set_dict(new, fields)
+    _set_fields_set(new, sheet.__pydantic_fields_set__)
+    _set_extra(new, None)
+    _set_private(new, None)
+    return new
 
 
 # --------------------------------------------------------------------------------------------------
@@ -558,48 +570,25 @@ def strike(sheet: SeveriteSheet, action: Strike, ctx: Context) -> SeveriteSheet:
     margin = asked["margin"]
     at = g.power_at  # ``power_grade(margin, rs)``
     grade = pw.grades[at[margin] if 0 <= margin < len(at) else power_grade(margin, rs)]
-    # « Le jet de Puissance comprend systématiquement un D4 »
+    # The rolls in the journal's order: « Le jet de Puissance comprend systématiquement un D4 », the grade's dice,
+    # then the Résistance's « jet de un D4 auquel s'ajoute un Modificateur de protection ».
     base = _roll(ctx, g.power_die, "Puissance")
-    power = base.total
-    shown = base.detail
-    damage_modifier = asked["damage_modifier"]
-    if grade.adds_modifiers:
-        if damage_modifier:
-            power += damage_modifier
-            shown += f" {signed(damage_modifier)} (mod. de dégâts)"
-        # « Une frappe portée sur une zone vitale peut se voir octroyer un Modificateur de plus. »: the
-        # GM's choice for each strike (issue 14), worth the table's value.
-        if vital_zone and pw.vital_zone_modifier:
-            power += pw.vital_zone_modifier
-            shown += f" {signed(pw.vital_zone_modifier)} (zone vitale)"
-    elif damage_modifier or vital_zone:
-        # « Une Puissance Molle n'apporte aucun ajout en dehors du D4. »
-        shown += " (aucun ajout en dehors du dé : ni Modificateur de dégâts, ni de zone vitale)"
-    if grade.extra_dice:
-        extra = ctx.dice(grade.extra_dice, pw.extra_die, "Puissance")
-        power += extra.total
-        shown += f" + {extra.detail}"
+    extra = ctx.dice(grade.extra_dice, pw.extra_die, "Puissance") if grade.extra_dice else None
+    efficacy: tuple[tuple[Roll, ...], ...] = ()
     for _ in range(grade.efficacy_dice) if grade.efficacy_dice else ():  # no ``range`` made for none (issue 15)
         # « un D8 d'Efficacité au jet de Puissance avec Facilité »: rolled again, the best is kept.
         tries = []  # a loop, not a comprehension (issue 15, session 7: no cells of ``ctx`` and ``pw``)
         for _ in range(pw.facility_rolls):
             tries.append(ctx.dice(1, pw.efficacy_die, "Efficacité (Facilité)"))
-        best = max(t.total for t in tries)
-        power += best
-        faces = ", ".join(str(t.total) for t in tries)
-        shown += f" + {best} (D{pw.efficacy_die} d'Efficacité avec Facilité : {faces}, le meilleur)"
-    power_text = f"−{-power}" if power < 0 else str(power)  # ``fmt_int``, inlined (issue 15, session 7)
-    log = ctx.log  # ``ctx.say(line)``
-    log.append(f"Puissance {grade.label} (différence {margin}) : {shown} = {power_text}.")
-    # « un jet de un D4 auquel s'ajoute un Modificateur de protection »
+        efficacy += (tuple(tries),)
     die = _roll(ctx, g.resistance_die, "Résistance")
     prot, shielded = shield(sheet, body_part, damage_type, rs, g)
-    resistance = die.total + prot
-    resistance_text = f"−{-resistance}" if resistance < 0 else str(resistance)  # ``fmt_int``
-    log.append(f"Résistance : {die.detail}{shielded} = {resistance_text}.")
-    severity = power - resistance
-    severity_text = f"−{-severity}" if severity < 0 else str(severity)  # ``fmt_int``
-    log.append(f"Sévérité = {power_text} − {resistance_text} = {severity_text}.")
+    key = (margin, base, extra, efficacy, asked["damage_modifier"], vital_zone, die, prot, shielded)
+    found = g.strikes.get(key)
+    if found is None:
+        found = strike_lines(key, grade, pw, g)
+    lines, severity = found
+    ctx.log += lines  # ``ctx.say(line)`` for each
     return _inflict(
         sheet,
         severity,
@@ -612,6 +601,54 @@ def strike(sheet: SeveriteSheet, action: Strike, ctx: Context) -> SeveriteSheet:
         asked["handicap_penalty"],
         asked["note"],
     )
+
+
+def strike_lines(key: tuple[Any, ...], grade: PowerGrade, pw: PowerRules, g: Grid) -> tuple[tuple[str, ...], int]:
+    """A strike's three journal lines (Puissance, Résistance, Sévérité) and its Sévérité, for ``key``: (the margin,
+    the Puissance's D4, its extra dice (None: none), its dice of Efficacité (each die's tries), the Modificateur de
+    dégâts, the zone vitale asked, the Résistance's D4, the Modificateur de protection, the Résistance's text after
+    the die), ``grade`` being the margin's. Made and kept in ``g.strikes`` (issue 15, session 9: the three lines
+    cost ~9,000 CPU instructions of text per strike; a few rolls give the same lines again)."""
+    margin, base, extra, efficacy, damage_modifier, vital_zone, die, prot, shielded = key
+    power = base.total
+    shown = base.detail
+    if grade.adds_modifiers:
+        if damage_modifier:
+            power += damage_modifier
+            shown += f" {signed(damage_modifier)} (mod. de dégâts)"
+        # « Une frappe portée sur une zone vitale peut se voir octroyer un Modificateur de plus. »: the
+        # GM's choice for each strike (issue 14), worth the table's value.
+        if vital_zone and pw.vital_zone_modifier:
+            power += pw.vital_zone_modifier
+            shown += f" {signed(pw.vital_zone_modifier)} (zone vitale)"
+    elif damage_modifier or vital_zone:
+        # « Une Puissance Molle n'apporte aucun ajout en dehors du D4. »
+        shown += " (aucun ajout en dehors du dé : ni Modificateur de dégâts, ni de zone vitale)"
+    if extra is not None:
+        power += extra.total
+        shown += f" + {extra.detail}"
+    for tries in efficacy:
+        best = max(t.total for t in tries)
+        power += best
+        faces = ", ".join(str(t.total) for t in tries)
+        shown += f" + {best} (D{pw.efficacy_die} d'Efficacité avec Facilité : {faces}, le meilleur)"
+    power_text = fmt_int(power)
+    resistance = die.total + prot
+    resistance_text = fmt_int(resistance)
+    severity = power - resistance
+    found = (
+        (
+            f"Puissance {grade.label} (différence {margin}) : {shown} = {power_text}.",
+            f"Résistance : {die.detail}{shielded} = {resistance_text}.",
+            f"Sévérité = {power_text} − {resistance_text} = {fmt_int(severity)}.",
+        ),
+        severity,
+    )
+    memo = g.strikes
+    if len(memo) >= _LINES_KEPT:
+        memo.clear()
+    memo[key] = found
+    return found
 
 
 def damage(sheet: SeveriteSheet, action: Damage, ctx: Context) -> SeveriteSheet:
@@ -636,7 +673,7 @@ def damage(sheet: SeveriteSheet, action: Damage, ctx: Context) -> SeveriteSheet:
         if given.__class__ is int:  # a number given as such: what ``ctx.amount`` gives for it, nothing said
             severity = given
         else:
-            amount = ctx.amount(given, "Sévérité", minimum=None)
+            amount = ctx.amount(given, "Sévérité", None)  # ``minimum=None``, by place (issue 15: no keyword parsed)
             if not amount.given:  # ``ctx.say``, the line not secret (issue 15, session 7: a call less)
                 ctx.log.append(f"Sévérité : {amount.detail}.")
             severity = amount.total
