@@ -383,3 +383,26 @@ def test_views_built_with_the_same_seed_roll_the_same(make_view: Any) -> None:
     b.vm.apply(rules.Damage(amount="3d6"))
     assert a.vm.sheet == b.vm.sheet
     assert isinstance(a.vm.rng, random.Random)
+
+
+def test_the_dying_panel_gets_its_style_sheet_once_in_its_column(qtbot: Any, monkeypatch: Any) -> None:
+    """Issue 15: Qt re-polishes a widget with a style sheet of its own, and all its children, each time it
+    changes parent. The panel's frame is set once the panel is in its column (``DyingPanel.added_to_column``), never
+    while it has no parent; a later change of state still changes it."""
+    from ui.sheet.actions import DyingPanel, dying_style
+
+    parents: list[object] = []
+    original = DyingPanel.setStyleSheet
+
+    def spied(self: DyingPanel, sheet: str) -> None:
+        parents.append(self.parentWidget())
+        original(self, sheet)
+
+    monkeypatch.setattr(DyingPanel, "setStyleSheet", spied)
+    view = SheetView(rules.demo_sheet("douaratil"), rng=random.Random(7))
+    qtbot.addWidget(view)
+    dying = view.dying
+    assert dying is not None and dying.styleSheet() == dying_style(False)
+    assert len(parents) == 1 and parents[0] is not None
+    view.vm.apply(rules.Damage(amount=14, rolls=(18,)))
+    assert dying.styleSheet() == dying_style(True) and len(parents) == 2

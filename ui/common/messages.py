@@ -127,8 +127,10 @@ class MessageBar(QFrame):
         self._scroll.setWidgetResizable(False)  # placed by ``_place``, once per message or size
         self._scroll.setFrameShape(QFrame.Shape.NoFrame)
         self._scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self._scroll.setStyleSheet("QScrollArea, QScrollArea > QWidget > QWidget { background: transparent; }")
         layout.addWidget(self._scroll, 1)
+        # Once in the bar: Qt re-polishes a widget with a style sheet of its own, and its children, each time
+        # it changes parent (issue 15).
+        self._scroll.setStyleSheet("QScrollArea, QScrollArea > QWidget > QWidget { background: transparent; }")
         self._close = QToolButton()
         self._close.setText("✕")
         self._close.setAutoRaise(True)

@@ -278,6 +278,19 @@ class DyingPanel(QGroupBox):
             if name in vm.derived:
                 lines.append(vm.explain(name))
         self.status_box.setText("\n".join(line for line in lines if line))
+        if self.parentWidget() is not None:  # else when placed (``added_to_column``)
+            self._show_frame()
+
+    def added_to_column(self) -> None:
+        """The frame's style sheet, once the panel has its parent: ``Column`` calls this right after adding
+        the panel, before measuring it. Qt re-polishes a widget that has a style sheet of its own, with every
+        child, each time it changes parent (``QWidgetPrivate::inheritStyle``): set while the panel had no
+        parent yet, the move into its column re-polished its ~27 children (~6 M instructions of a Douaratil
+        start, issue 15). Set once it is in place, the same style sheet makes the same frame."""
+        self._show_frame()
+
+    def _show_frame(self) -> None:
+        vm = self.vm
         state = vm.derived.state
         dying = state == "mourant" or (not vm.is_hidden("current") and vm.derived.current < 0 and state != "mort")
         style = dying_style(dying)

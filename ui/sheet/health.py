@@ -218,14 +218,7 @@ class QuickEntry(QWidget):
         # One tag per mode, each styled once, shown in turn (issue 15: a heal switched the mode back to
         # « Dégâts », and a new style sheet on one tag was a style, a palette and a font built again each time).
         self._tags: dict[str, QLabel] = {}
-        # The field's frame takes the mode's colour from one style sheet, set once (by its « mode » property).
         self.amount.setProperty("mode", self.mode)
-        self.amount.setStyleSheet(
-            " ".join(
-                f'QLineEdit#quickAmount[mode="{mode}"] {{ border: 2px solid {colour}; border-radius: 3px; }}'
-                for mode, colour in MODE_COLOURS.items()
-            )
-        )
         self.amount.installEventFilter(self)
         self._roll_entry: str | None = None
         self._roll_text = ""
@@ -234,6 +227,15 @@ class QuickEntry(QWidget):
         pass_undo_when_unmodified(self.amount)
         # The field on its own line, as wide as the panel; the buttons under it, side by side.
         layout.addWidget(self.amount)
+        # The field's frame takes the mode's colour from one style sheet, set once (by its « mode » property),
+        # once the field has its parent: Qt re-polishes a widget with a style sheet of its own each time it
+        # changes parent (see ``DyingPanel.added_to_column``).
+        self.amount.setStyleSheet(
+            " ".join(
+                f'QLineEdit#quickAmount[mode="{mode}"] {{ border: 2px solid {colour}; border-radius: 3px; }}'
+                for mode, colour in MODE_COLOURS.items()
+            )
+        )
         self.buttons: dict[str, QPushButton] = {}
         specs = [("damage", self.tr("&Dégâts"), rules.Damage), ("heal", self.tr("&Soins"), rules.Heal)]
         if vm.has("temporary") and vm.supports(rules.GainTemporary):

@@ -81,6 +81,9 @@ class Column(QScrollArea):
         layout.setContentsMargins(4, 4, 4, 4)
         for widget in widgets:
             layout.addWidget(widget)
+            added = getattr(widget, "added_to_column", None)
+            if added is not None:  # a panel's own style sheet, set once it has its parent (``DyingPanel``)
+                added()
         if stretch:
             layout.addStretch(1)
         self.setWidgetResizable(True)
@@ -182,7 +185,8 @@ class SheetView(QWidget):
         strip.addWidget(self.messages, 1)
         layout.addLayout(strip)
         # « Règles maison : … » when the sheet plays by a GM's house rules (issue 18).
-        self.house_banner = HouseRulesBanner()
+        # Made as a child: a label with a style sheet of its own is re-polished when it changes parent.
+        self.house_banner = HouseRulesBanner(self)
         self.house_banner.show_rules([vm.house])
         vm.rulesChanged.connect(self._on_rules_changed)
         layout.addWidget(self.house_banner)
