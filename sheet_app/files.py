@@ -45,6 +45,7 @@ from pydantic import (
     ValidationError,
     create_model,
 )
+from pydantic_core import from_json
 
 import rules
 from sheet_app import __version__ as APP_VERSION
@@ -742,6 +743,41 @@ def _parse(raw: bytes, text: str, tight: tuple[int, bool, int, bool] | None = No
     return _loads(text, long_digits, object_pairs_hook=make_object), repeated
 
 
+def _names_kept(data: Any) -> int:
+    """How many names the objects of ``data`` (JSON data) hold, at every depth: what ``_parse``'s hook
+    counts. One depth at a time: ``gc.get_referents`` gives, at C speed, the values of every list and
+    dict among the values of a depth (their ``tp_traverse``; texts, numbers, booleans and None have
+    none). (A count that missed some would only send the file the careful way; none is counted twice:
+    a parse shares no list or dict.)"""
+    count = 0
+    level = [data]
+    while level:
+        count += sum([len(value) for value in level if type(value) is dict])
+        level = gc.get_referents(*level)
+    return count
+
+
+def _quick_data(raw: bytes, tight: tuple[int, bool, int, bool]) -> Any:
+    """The JSON data of ``raw`` as ``_parse`` gives it for a file of no name given twice, parsed by
+    pydantic-core's parser (``from_json``: no text decoded, no Python hook per object; ~half the time of
+    ``json.loads``); None when the careful way must decide (``tight``: ``_tight(raw)``).
+
+    ``from_json`` takes only what ``json.loads`` takes, with the same values (numbers, escapes, UTF-8,
+    blanks; ``tests/files/test_open_cost.py`` holds the two parsers to it), and refuses more: a byte
+    order mark, NaN and Infinity, more than 201 levels, half a UTF-16 pair written « \\ud800 ». Every
+    refusal, a possible long number (``MAX_INT_DIGITS``), a possible half pair and a name given twice
+    (the names kept counted against the names of the bytes, as ``_parse`` does) give None.
+    """
+    _, long_digits, names, surrogates = tight
+    if long_digits or surrogates:
+        return None
+    try:
+        data = from_json(raw, allow_inf_nan=False)
+    except ValueError:
+        return None
+    return data if _names_kept(data) == names else None
+
+
 # --- where a problem is: lines of many locations in one pass over the text -------------------------
 
 _WS = re.compile(r"[ \t\n\r]*")
@@ -1222,31 +1258,47 @@ def _sheets(
 
 
 class _Parsed:
-    """A file's bytes once counted, decoded and parsed (what both readers start from). (A plain class:
+    """A file's bytes once counted and parsed (what both readers start from), and their text (decoded
+    when first asked: the fast reader of a file parsed by ``_quick_data`` never asks). (A plain class:
     a dataclass compiles its methods from source text when its module is imported, ~2 M instructions at start-up.)"""
 
-    __slots__ = ("data", "marks", "repeated", "src", "surrogates")
+    __slots__ = ("_raw", "_src", "data", "marks", "repeated", "surrogates")
 
-    def __init__(self, marks: int, src: _Source, data: Any, repeated: bool, surrogates: bool) -> None:
+    def __init__(
+        self, marks: int, raw: bytes, src: _Source | None, data: Any, repeated: bool, surrogates: bool
+    ) -> None:
         self.marks = marks  # commas, [ and { (``_marks``)
-        self.src = src
+        self._raw = raw
+        self._src = src
         self.data = data
         self.repeated = repeated  # an object of the file names a field twice
         # Maybe half a UTF-16 pair (``_tight``): searched in the bytes, a tenth of the cost of searching
         # the text (UCS-2 for its « » and narrow spaces).
         self.surrogates = surrogates
 
+    @property
+    def src(self) -> _Source:
+        # Bytes ``from_json`` took are UTF-8 without a byte order mark, neither empty nor holding a NUL:
+        # ``_text_of`` decodes them without a problem.
+        if self._src is None:
+            self._src = _Source(_text_of(self._raw))
+        return self._src
+
 
 def _parsed(raw: bytes, name: str) -> _Parsed:
-    """Bound (``MAX_JSON_MARKS``), decode (UTF-8) and parse (JSON) ``raw``; ``FileProblem`` if bad."""
+    """Bound (``MAX_JSON_MARKS``), decode (UTF-8) and parse (JSON) ``raw``; ``FileProblem`` if bad.
+    A file the fast reader may take is parsed by ``_quick_data`` if it can, its text decoded later if needed."""
     try:
         tight = _tight(raw)
         marks = _bounded_marks(tight[0])
+        data = _quick_data(raw, tight) if marks <= FAST_PATH_MAX_MARKS else None
+        if data is not None:
+            return _Parsed(marks, raw, None, data, False, False)
         text = _text_of(raw)
         data, repeated = _parse(raw, text, tight)
     except _Bad as bad:
         raise _from_bad(name, bad) from None
-    return _Parsed(marks, _Source(text), data, repeated, tight[3])
+    return _Parsed(marks, raw, _Source(text), data, repeated, tight[3])
 
 
 def decode_document(raw: bytes, name: str = "fichier") -> Document:

@@ -18,11 +18,11 @@ from __future__ import annotations
 from pathlib import Path as FilePath
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, ValidationError
 
 from rules.errors import RulesetError, describe_validation_error, os_reason
 from rules.record import Record, _set
-from rules.ruleset import Table, _read_table, _toml_error, shipped_text
+from rules.ruleset import _read_table, _toml_error, shipped_text
 from rules.systems import REGISTRY, System
 
 # This package's modules (the differences, the explanations, the export, the problems of a GM's file, the TOML
@@ -42,6 +42,10 @@ _LAZY = frozenset(
 def __getattr__(name: str) -> Any:
     """A module of this package (``rules.house.explain``…) or a name of one (``rules.house.Difference``): the
     package's modules are imported now, all six (they import one another)."""
+    if name == "HouseHeader":
+        from rules.house.header import HouseHeader
+
+        return HouseHeader
     if name not in _LAZY:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     import rules.house.differences
@@ -79,17 +83,6 @@ class HouseRulesError(RulesetError):
         self.lines = lines
         # Where each problem sits in the table (parallel to ``lines``; ``()``: the table as a whole).
         self.paths = paths if paths is not None else [() for _ in lines]
-
-
-class HouseHeader(Table):
-    title: str = Field("", max_length=MAX_TITLE)
-    """Le nom de ces règles maison, que la fiche montre en en-tête (« Règles maison : … »)."""
-    system: str = ""
-    """Le système de ces règles (ne pas le changer)."""
-
-
-class _HouseFile(Table):
-    house: HouseHeader = HouseHeader()
 
 
 class HouseRules(Record):
@@ -247,6 +240,8 @@ def parse_house_rules(system_id: str, text: str, source: str, default_title: str
     sys_ = _system(system_id)
     data = _toml_data(text, source)
     header_data = {HOUSE_KEY: data.pop(HOUSE_KEY)} if HOUSE_KEY in data else {}
+    from rules.house.header import _HouseFile
+
     try:
         header = _HouseFile.model_validate(header_data).house
     except ValidationError as exc:

@@ -211,4 +211,6 @@ def test_the_quick_pyside_probe_answers_as_pyside_for_every_module() -> None:
     )
     modules, uses, differ = _run(code).split(" ", 2)
     assert differ == "[]"
-    assert int(modules) > 300 and int(uses) > 30  # the window's own modules name PySide6, the core's do not
+    # ~296 modules: no model is built by these imports any more (``rules.house``'s header, session 9), so pydantic's
+    # plugin loader (``importlib.metadata``, ``email``… ~36 modules) is no longer imported here.
+    assert int(modules) > 250 and int(uses) > 30  # the window's own modules name PySide6, the core's do not

@@ -84,9 +84,6 @@ report["opened"] = sorted(m for m in sys.modules if m.startswith("rules."))
 print(json.dumps(report))
 """
 
-# A house-rule file's header: an instance made as a field's default when ``rules.house`` is imported.
-HOUSE = "rules.house.HouseHeader"
-
 # What opening a sheet builds, per system: its sheet model and its rule table's model, and the models of
 # which a class makes an instance as a field's default (Douaratil's ``magic: Pool = Pool()``,
 # ``temporary: TemporaryRules = TemporaryRules()``).
@@ -117,12 +114,12 @@ def test_the_systems_are_the_four_listed_here() -> None:
 @pytest.mark.parametrize("system_id", sorted(OPENED))
 def test_opening_a_sheet_builds_its_sheet_and_table_models_only(system_id: str) -> None:
     report = _report(system_id)
-    assert set(report["import"]) <= {HOUSE}  # no model of the core, no action
+    assert report["import"] == []  # no model of the core, no action, no house-rule file's header
     defaults = DEFAULTS.get(system_id, set())
-    assert set(report["system"]) - {HOUSE} == defaults  # loading a system: its field defaults alone
+    assert set(report["system"]) == defaults  # loading a system: its field defaults alone
     table_model = {m for m in OPENED[system_id] if ".table." in m}
-    assert set(report["table"]) - {HOUSE} == defaults | table_model
-    assert set(report["sheet"]) - {HOUSE} == defaults | OPENED[system_id]
+    assert set(report["table"]) == defaults | table_model
+    assert set(report["sheet"]) == defaults | OPENED[system_id]
 
 
 @pytest.mark.parametrize("system_id", sorted(OPENED))
