@@ -82,15 +82,6 @@ class SheetBase(Frozen):
 S = TypeVar("S", bound=BaseModel)
 
 
-_new = object.__new__
-# The setters of a model's four slots, called directly (``object.__setattr__`` looks each slot up by name first);
-# ``_Blank`` stores them cheaper (issue 15, session 9).
-_set_dict = BaseModel.__dict__["__dict__"].__set__
-_set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
-_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
-_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
-
-
 class _Blank(BaseModel):
     """What ``evolve``, ``with_values`` and ``construct`` make a model as, before it takes its own class.
 

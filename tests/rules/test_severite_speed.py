@@ -597,6 +597,8 @@ def test_each_common_hit_leaves_a_wound_of_its_own_values() -> None:
                     expected = rules.new_sheet("severite", wounds=[wound.model_dump(exclude_defaults=True)]).wounds[0]
                     assert wound == expected
                     assert wound.model_fields_set == given
+                    assert (wound.__pydantic_extra__, wound.__pydantic_private__) == (None, None)
+                    assert (expected.__pydantic_extra__, expected.__pydantic_private__) == (None, None)
                     assert (wound.id, wound.severity, wound.body_part, wound.damage_type) == (
                         len(start.wounds) + 1,
                         min(severity, 1000),
@@ -640,9 +642,9 @@ def test_a_zone_vitale_worth_nothing_under_a_house_table_is_not_told() -> None:
 
 
 def test_a_common_hits_sheet_is_what_with_values_makes() -> None:
-    """``_inflict`` makes the hit's sheet with ``with_values``'s body, not a call to it: the same object as
-    ``with_values`` would give (fields in order, fields set shared, no extra, no private, frozen), for a hit noted
-    calmly, one on a character spared the Défi, and one on a sheet whose fields set is its own."""
+    """``_inflict`` makes the hit's sheet as ``with_values`` makes it: the same object as ``with_values`` would
+    give (fields in order, fields set shared, no extra, no private, frozen), for a hit noted calmly, one on a
+    character spared the Défi, and one on a sheet whose fields set is its own."""
     import pydantic
 
     from rules.model import with_values

@@ -12,11 +12,7 @@ from rules.dice import Plan, rule_plan
 from rules.errors import Refused
 from rules.model import (
     Context,
-    _new,
-    _set_dict,
-    _set_extra,
-    _set_fields_set,
-    _set_private,
+    _Blank,
     construct,
     evolve,
     signed,
@@ -174,12 +170,13 @@ def new_wound(
 def wound_of(values: dict[str, Any]) -> Wound:
     """A new wound holding ``values`` (every field, in the model's order; nothing validated), its fields set the
     one shared by every new wound: how ``new_wound`` and the common hit's flat path (handlers.py) make one."""
-    wound = _new(Wound)
-    _set_dict(wound, values)
-    _set_fields_set(wound, _NEW_WOUND_SET)
-    _set_extra(wound, None)
-    _set_private(wound, None)
-    return wound
+    wound: Any = _Blank()  # ``_Blank``'s plain stores, then the class (rules/model.py)
+    wound.__dict__ = values
+    wound.__pydantic_fields_set__ = _NEW_WOUND_SET
+    wound.__pydantic_extra__ = None
+    wound.__pydantic_private__ = None
+    wound.__class__ = Wound
+    return wound  # type: ignore[no-any-return]  # a ``Wound``, now
 
 
 # Every field of ``Wound`` in its order with its default (the eleven given are overwritten), and the fields set.

@@ -10,15 +10,11 @@ from rules.dice import Plan, Roll, roll_of
 from rules.errors import Refused
 from rules.model import (
     Context,
-    _new,
-    _set_dict,
-    _set_extra,
-    _set_fields_set,
-    _set_private,
     evolve,
     fmt_int,
     plural,
     signed,
+    with_values,
 )
 from rules.systems.severite.actions import (
     DiagnoseWound,
@@ -525,17 +521,10 @@ def _inflict(
             return _defi(sheet, rs, ctx, g, opposition, against, damage_type in g.psychological, wounds)
         name = sheet.name
         log.append((spared.get(name) if spared else None) or spared_line(conditions, name, rs, g))
-    # The new sheet: ``evolve(sheet, wounds=wounds)`` without its checks (``wounds`` is a field), as
-    # ``with_values(sheet, fields)`` makes it: its body, not a call (issue 15, session 9: a Python call less per hit;
-    # ``test_a_common_hits_sheet_is_what_with_values_makes`` holds it to ``with_values``).
+    # The new sheet: ``evolve(sheet, wounds=wounds)`` without its checks (``wounds`` is a field).
     fields = sheet.__dict__.copy()
     fields["wounds"] = wounds
-    new = _new(sheet.__class__)
-    _set_dict(new, fields)
-    _set_fields_set(new, sheet.__pydantic_fields_set__)
-    _set_extra(new, None)
-    _set_private(new, None)
-    return new
+    return with_values(sheet, fields)
 
 
 # --------------------------------------------------------------------------------------------------
